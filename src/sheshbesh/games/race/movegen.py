@@ -1,0 +1,301 @@
+"""One move generator for every race variant (BF-7 … BF-12, BF-9 obligations).
+
+The search runs on a flat tuple *from the mover's side*, so that "forward",
+"home" and "open" read the same in every game:
+
+====== ==========================================================
+index  meaning
+====== ==========================================================
+0      mover's checkers borne off
+1–24   own points: > 0 mover's checkers, < 0 opponent's
+25     mover's checkers on the bar
+26     opponent checkers hit this turn (they go to his bar)
+27     mover's checkers not yet entered (Russian backgammon)
+28     bit mask of own home points hit this turn (CN-2)
+29–52  Plakoto pins per own point: +1 mover's checker pinned, -1 opponent's
+====== ==========================================================
+
+Each level of the search applies one die to every state of the previous level,
+keeping one route per distinct state, so transpositions are searched once. The
+deepest level reached is the number of dice that must be used (BF-9.2); with a
+single die usable the larger one wins (BF-9.3). Variant rules are checked inside
+each step, so the obligations see them (BF-9, last paragraph).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from ..errors import GameOver, InvalidDice
+from .moves import Play, Step
+from .position import Position
+from .rules import RaceRules, to_absolute
+from .side import Side
+
+State = tuple[int, ...]
+Successors = Callable[[State, int], Iterator[tuple[State, Step]]]
+
+OFF, BAR, HITS, WAITING, MASK, PINS = 0, 25, 26, 27, 28, 28
+"""Slots of the search tuple; ``PINS + p`` is the pin cell of own point p."""
+
+_OWN_TO_ABS = {
+    (mapping, side): tuple(
+        [0] + [to_absolute(mapping, side is Side.BLACK, own) for own in range(1, 25)]
+    )
+    for mapping in ("opposite", "diagonal", "shared")
+    for side in Side
+}
+_OPPONENT_NUMBER = tuple([0] + [own + 12 if own <= 12 else own - 12 for own in range(1, 25)])
+"""Diagonal mapping: the opponent's own number of my own point (an involution)."""
+
+
+def check_dice(dice: tuple[int, int]) -> tuple[int, int]:
+    """Validate a roll of two dice, naming the bad value."""
+    if not isinstance(dice, tuple | list) or len(dice) != 2:
+        raise InvalidDice(f"a roll is two dice, not {dice!r}")
+    for die in dice:
+        if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
+            raise InvalidDice(f"die {die!r} is outside 1-6")
+    return dice[0], dice[1]
+
+
+def generate(position: Position, dice: tuple[int, int], *, finished_ok: bool = False) -> tuple[
+    Play, ...
+]:
+    """All distinct legal plays of ``position`` for ``dice`` (see module docstring)."""
+    d1, d2 = check_dice(dice)
+    rules = position.rules
+    if not finished_ok and position.outcome() is not None:
+        raise GameOver(f"the game is over ({position.text()})")
+    if position.owed and (d1, d2) != (position.owed, position.owed):
+        raise InvalidDice(
+            f"RB-8: the complement {position.owed}-{position.owed} is owed, not {d1}-{d2}"
+        )
+    if rules.doubles_chain and d1 == d2 and position.is_first_turn():
+        raise InvalidDice(f"RB-8: a double on the first turn is rolled again ({d1}-{d2})")
+    start = to_search(position)
+    successors = _successor_function(rules, start, position.is_first_turn(), d1 == d2, d1)
+    finals, used = _search(start, d1, d2, successors)
+    plays = []
+    for state, steps in finals.items():
+        after = from_search(position, state, _next_turn(position, d1, d2, used))
+        plays.append(Play(position, steps, after))
+    return tuple(plays)
+
+
+def _next_turn(position: Position, d1: int, d2: int, used: int) -> tuple[Side, int]:
+    """Who rolls next and the owed complement: RB-8 keeps the turn after a full double."""
+    if position.rules.doubles_chain and d1 == d2 and used == 4:
+        return position.turn, (0 if position.owed else 7 - d1)
+    return position.turn.other, 0
+
+
+def _search(
+    start: State, d1: int, d2: int, successors: Successors
+) -> tuple[dict[State, tuple[Step, ...]], int]:
+    """Kept final states (BF-9) with one route each, and the number of dice used."""
+    if d1 == d2:
+        frontier: dict[State, tuple[Step, ...]] = {start: ()}
+        used = 0
+        for _ in range(4):
+            deeper: dict[State, tuple[Step, ...]] = {}
+            for state, route in frontier.items():
+                for nxt, step in successors(state, d1):
+                    if nxt not in deeper:
+                        deeper[nxt] = (*route, step)
+            if not deeper:
+                break
+            frontier, used = deeper, used + 1
+        return (_strip(frontier) if used else {}), used
+    high, low = max(d1, d2), min(d1, d2)
+    after_high: dict[State, tuple[Step, ...]] = {}
+    after_low: dict[State, tuple[Step, ...]] = {}
+    for nxt, step in successors(start, high):
+        after_high.setdefault(nxt, (step,))
+    for nxt, step in successors(start, low):
+        after_low.setdefault(nxt, (step,))
+    both: dict[State, tuple[Step, ...]] = {}
+    for first, second in ((after_high, low), (after_low, high)):
+        for state, route in first.items():
+            for nxt, step in successors(state, second):
+                if nxt not in both:
+                    both[nxt] = (*route, step)
+    if both:
+        return _strip(both), 2
+    if after_high:
+        return _strip(after_high), 1
+    return _strip(after_low), (1 if after_low else 0)
+
+
+def _strip(states: dict[State, tuple[Step, ...]]) -> dict[State, tuple[Step, ...]]:
+    """Merge states that differ only in turn-local bookkeeping (the CN-2 mask)."""
+    kept: dict[State, tuple[Step, ...]] = {}
+    for state, route in states.items():
+        key = state[:MASK] + (0,) + state[MASK + 1 :] if state[MASK] else state
+        kept.setdefault(key, route)
+    return kept
+
+
+def to_search(position: Position) -> State:
+    """The search tuple of ``position`` seen from the side to move."""
+    side = position.turn
+    own_to_abs = _OWN_TO_ABS[position.rules.mapping, side]
+    sign = 1 if side is Side.WHITE else -1
+    points = position.points
+    cells = [0] * 29
+    for own in range(1, 25):
+        cells[own] = points[own_to_abs[own] - 1] * sign
+    cells[BAR] = position.bar[side]
+    cells[WAITING] = position.waiting[side]
+    if position.rules.lone_checker == "pin":
+        pins = position.pins
+        cells.extend(pins[own_to_abs[own] - 1] * sign for own in range(1, 25))
+    cells[OFF] = position.borne_off(side)
+    return tuple(cells)
+
+
+def from_search(position: Position, state: State, next_turn: tuple[Side, int]) -> Position:
+    """Turn a search tuple back into a position (no re-validation: the search is exact)."""
+    side = position.turn
+    own_to_abs = _OWN_TO_ABS[position.rules.mapping, side]
+    sign = 1 if side is Side.WHITE else -1
+    points = [0] * 24
+    for own in range(1, 25):
+        points[own_to_abs[own] - 1] = state[own] * sign
+    bar = list(position.bar)
+    bar[side] = state[BAR]
+    bar[side.other] += state[HITS]
+    waiting = list(position.waiting)
+    waiting[side] = state[WAITING]
+    pins = position.pins
+    if position.rules.lone_checker == "pin":
+        pin_list = [0] * 24
+        for own in range(1, 25):
+            pin_list[own_to_abs[own] - 1] = state[PINS + own] * sign
+        pins = tuple(pin_list)
+    after = object.__new__(Position)
+    for name, value in (
+        ("rules", position.rules),
+        ("points", tuple(points)),
+        ("bar", (bar[0], bar[1])),
+        ("waiting", (waiting[0], waiting[1])),
+        ("pins", pins),
+        ("turn", next_turn[0]),
+        ("owed", next_turn[1]),
+    ):
+        object.__setattr__(after, name, value)
+    return after
+
+
+def _successor_function(
+    rules: RaceRules, start: State, first_turn: bool, double: bool, die: int
+) -> Successors:
+    """Build the step enumerator for one turn, with the variant's checks folded in."""
+    lone = rules.lone_checker
+    hitting, pinning = lone == "hit", lone == "pin"
+    head_start = start[24]
+    head_limit = 0
+    if rules.head_rule:
+        head_limit = 2 if first_turn and double and die in (3, 4, 6) else 1
+    prime = rules.prime_rule
+    courier = rules.courier
+    no_cover = rules.no_cover_after_home_hit
+    enter_two = rules.enter_two_first
+
+    def is_open(state: State, point: int) -> bool:
+        value = state[point]
+        if value >= 0:
+            return True
+        if value == -1:
+            return hitting or (pinning and state[PINS + point] != 1)
+        return False
+
+    def land(cells: list[int], point: int) -> bool:
+        """Put the moving checker on ``point``; True if it hit or pinned a blot."""
+        value = cells[point]
+        if value == -1:
+            cells[point] = 1
+            if hitting:
+                cells[HITS] += 1
+                if no_cover and point <= 6:
+                    cells[MASK] |= 1 << point
+            else:
+                cells[PINS + point] = -1
+            return True
+        cells[point] = value + 1
+        return False
+
+    def lift(cells: list[int], point: int) -> None:
+        cells[point] -= 1
+        if pinning and cells[point] == 0 and cells[PINS + point] == -1:
+            cells[point] = -1
+            cells[PINS + point] = 0
+
+    def run_allowed(cells: list[int], point: int) -> bool:
+        """LN-7 / JQ-6: newly held ``point`` must not complete a six-point run."""
+        number = _OPPONENT_NUMBER[point]
+        low = high = number
+        while low > 1 and cells[_OPPONENT_NUMBER[low - 1]] > 0:
+            low -= 1
+        while high < 24 and cells[_OPPONENT_NUMBER[high + 1]] > 0:
+            high += 1
+        if high - low < 5:
+            return True
+        if prime == "unless_home_anchor":
+            return cells[1] > 0 and cells[2] > 0
+        return any(cells[p] < 0 and _OPPONENT_NUMBER[p] < low for p in range(1, 25))
+
+    def enter(state: State, die: int, source: int) -> Iterator[tuple[State, Step]]:
+        point = 25 - die
+        if is_open(state, point) and not (state[MASK] >> point) & 1:
+            cells = list(state)
+            cells[source] -= 1
+            hit = land(cells, point)
+            yield tuple(cells), Step(25, point, die, hit)
+
+    def successors(state: State, die: int) -> Iterator[tuple[State, Step]]:
+        if state[BAR]:
+            yield from enter(state, die, BAR)
+            return
+        if state[WAITING]:
+            yield from enter(state, die, WAITING)
+            if enter_two and 15 - state[WAITING] < 2:
+                return
+        high = 24
+        while high > 0 and state[high] <= 0:
+            high -= 1
+        sources: range | tuple[int, ...] = range(high, 0, -1)
+        if courier and state[24] == 14:
+            # JQ-5: while the courier (the one checker off the start) is not home,
+            # only it may move.
+            walker = 23
+            while walker > 0 and state[walker] <= 0:
+                walker -= 1
+            if walker > 6:
+                sources = (walker,)
+        bearing = high <= 6 and not state[WAITING]
+        if bearing and pinning:
+            bearing = all(state[PINS + p] != 1 for p in range(1, 25))
+        for source in sources:
+            if state[source] <= 0:
+                continue
+            if head_limit and source == 24 and head_start - state[24] >= head_limit:
+                continue
+            target = source - die
+            if target >= 1:
+                if not is_open(state, target) or (state[MASK] >> target) & 1:
+                    continue
+                cells = list(state)
+                newly_held = state[target] <= 0
+                lift(cells, source)
+                hit = land(cells, target)
+                if prime != "none" and newly_held and not run_allowed(cells, target):
+                    continue
+                yield tuple(cells), Step(source, target, die, hit)
+            elif bearing and (target == 0 or source == high):
+                cells = list(state)
+                lift(cells, source)
+                cells[OFF] += 1
+                yield tuple(cells), Step(source, 0, die, False)
+
+    return successors
