@@ -90,6 +90,8 @@ def _list(men: int, kings: int) -> str:
     )
 
 
-def format_fen(turn: Color, white_men: int, white_kings: int, black_men: int, black_kings: int) -> str:
+def format_fen(
+    turn: Color, white_men: int, white_kings: int, black_men: int, black_kings: int
+) -> str:
     """Write the canonical FEN of a placement."""
     return f"{turn.value}:W{_list(white_men, white_kings)}:B{_list(black_men, black_kings)}"

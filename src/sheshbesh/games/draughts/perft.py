@@ -22,7 +22,8 @@ from .movegen import (
     quiet_moves,
     to_ghost,
 )
-from .position import Color, Position
+from .pieces import Color
+from .position import Position
 
 
 def perft(position: Position, depth: int) -> int:

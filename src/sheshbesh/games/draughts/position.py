@@ -203,13 +203,10 @@ class Position:
     def _play(self, move: Move) -> "Position":
         """Apply a move known to be legal."""
         white = self.turn is Color.WHITE
-        men, kings = (self.white_men, self.white_kings) if white else (
-            self.black_men,
-            self.black_kings,
-        )
-        other_men, other_kings = (self.black_men, self.black_kings) if white else (
-            self.white_men,
-            self.white_kings,
+        men, kings, other_men, other_kings = (
+            (self.white_men, self.white_kings, self.black_men, self.black_kings)
+            if white
+            else (self.black_men, self.black_kings, self.white_men, self.white_kings)
         )
         start, end = 1 << move.start, 1 << move.end
         if men & start:
