@@ -24,16 +24,17 @@ each step, so the obligations see them (BF-9, last paragraph).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from functools import partial
 
 from ..errors import GameOver, InvalidDice
-from .moves import Play, Step
+from .moves import Play, RawStep
 from .position import Position
 from .rules import RaceRules, to_absolute
 from .side import Side
 
 State = tuple[int, ...]
-Successors = Callable[[State, int], Iterator[tuple[State, Step]]]
+Successors = Callable[[State, int], list[tuple[State, RawStep]]]
 
 OFF, BAR, HITS, WAITING, MASK, PINS = 0, 25, 26, 27, 28, 28
 """Slots of the search tuple; ``PINS + p`` is the pin cell of own point p."""
@@ -59,9 +60,9 @@ def check_dice(dice: tuple[int, int]) -> tuple[int, int]:
     return dice[0], dice[1]
 
 
-def generate(position: Position, dice: tuple[int, int], *, finished_ok: bool = False) -> tuple[
-    Play, ...
-]:
+def generate(
+    position: Position, dice: tuple[int, int], *, finished_ok: bool = False
+) -> tuple[Play, ...]:
     """All distinct legal plays of ``position`` for ``dice`` (see module docstring)."""
     d1, d2 = check_dice(dice)
     rules = position.rules
@@ -71,16 +72,20 @@ def generate(position: Position, dice: tuple[int, int], *, finished_ok: bool = F
         raise InvalidDice(
             f"RB-8: the complement {position.owed}-{position.owed} is owed, not {d1}-{d2}"
         )
-    if rules.doubles_chain and d1 == d2 and position.is_first_turn():
+    first_turn = position.is_first_turn()
+    if rules.doubles_chain and d1 == d2 and first_turn:
         raise InvalidDice(f"RB-8: a double on the first turn is rolled again ({d1}-{d2})")
     start = to_search(position)
-    successors = _successor_function(rules, start, position.is_first_turn(), d1 == d2, d1)
-    finals, used = _search(start, d1, d2, successors)
-    plays = []
-    for state, steps in finals.items():
-        after = from_search(position, state, _next_turn(position, d1, d2, used))
-        plays.append(Play(position, steps, after))
-    return tuple(plays)
+    successors = _successor_function(rules, start, first_turn, d1 == d2, d1)
+    if successors is _plain_successors and d1 == d2:
+        finals, used = _plain_doubles(start, d1)
+    else:
+        finals, used = _search(start, d1, d2, successors)
+    turn = _next_turn(position, d1, d2, used)
+    return tuple(
+        Play(position, route, state, partial(from_search, position, state, turn))
+        for state, route in finals.items()
+    )
 
 
 def _next_turn(position: Position, d1: int, d2: int, used: int) -> tuple[Side, int]:
@@ -90,15 +95,16 @@ def _next_turn(position: Position, d1: int, d2: int, used: int) -> tuple[Side, i
     return position.turn.other, 0
 
 
-def _search(
-    start: State, d1: int, d2: int, successors: Successors
-) -> tuple[dict[State, tuple[Step, ...]], int]:
+Routes = dict[State, tuple[RawStep, ...]]
+
+
+def _search(start: State, d1: int, d2: int, successors: Successors) -> tuple[Routes, int]:
     """Kept final states (BF-9) with one route each, and the number of dice used."""
     if d1 == d2:
-        frontier: dict[State, tuple[Step, ...]] = {start: ()}
+        frontier: Routes = {start: ()}
         used = 0
         for _ in range(4):
-            deeper: dict[State, tuple[Step, ...]] = {}
+            deeper: Routes = {}
             for state, route in frontier.items():
                 for nxt, step in successors(state, d1):
                     if nxt not in deeper:
@@ -108,13 +114,13 @@ def _search(
             frontier, used = deeper, used + 1
         return (_strip(frontier) if used else {}), used
     high, low = max(d1, d2), min(d1, d2)
-    after_high: dict[State, tuple[Step, ...]] = {}
-    after_low: dict[State, tuple[Step, ...]] = {}
+    after_high: Routes = {}
+    after_low: Routes = {}
     for nxt, step in successors(start, high):
         after_high.setdefault(nxt, (step,))
     for nxt, step in successors(start, low):
         after_low.setdefault(nxt, (step,))
-    both: dict[State, tuple[Step, ...]] = {}
+    both: Routes = {}
     for first, second in ((after_high, low), (after_low, high)):
         for state, route in first.items():
             for nxt, step in successors(state, second):
@@ -127,9 +133,9 @@ def _search(
     return _strip(after_low), (1 if after_low else 0)
 
 
-def _strip(states: dict[State, tuple[Step, ...]]) -> dict[State, tuple[Step, ...]]:
+def _strip(states: Routes) -> Routes:
     """Merge states that differ only in turn-local bookkeeping (the CN-2 mask)."""
-    kept: dict[State, tuple[Step, ...]] = {}
+    kept: Routes = {}
     for state, route in states.items():
         key = state[:MASK] + (0,) + state[MASK + 1 :] if state[MASK] else state
         kept.setdefault(key, route)
@@ -191,6 +197,8 @@ def _successor_function(
     rules: RaceRules, start: State, first_turn: bool, double: bool, die: int
 ) -> Successors:
     """Build the step enumerator for one turn, with the variant's checks folded in."""
+    if rules.lone_checker == "hit" and not (rules.no_cover_after_home_hit or rules.starts_off_board):
+        return _plain_successors
     lone = rules.lone_checker
     hitting, pinning = lone == "hit", lone == "pin"
     head_start = start[24]
@@ -245,22 +253,23 @@ def _successor_function(
             return cells[1] > 0 and cells[2] > 0
         return any(cells[p] < 0 and _OPPONENT_NUMBER[p] < low for p in range(1, 25))
 
-    def enter(state: State, die: int, source: int) -> Iterator[tuple[State, Step]]:
+    def enter(state: State, die: int, source: int, out: list[tuple[State, RawStep]]) -> None:
         point = 25 - die
-        if is_open(state, point) and not (state[MASK] >> point) & 1:
+        if is_open(state, point):
             cells = list(state)
             cells[source] -= 1
             hit = land(cells, point)
-            yield tuple(cells), Step(25, point, die, hit)
+            out.append((tuple(cells), (25, point, die, hit)))
 
-    def successors(state: State, die: int) -> Iterator[tuple[State, Step]]:
+    def successors(state: State, die: int) -> list[tuple[State, RawStep]]:
+        out: list[tuple[State, RawStep]] = []
         if state[BAR]:
-            yield from enter(state, die, BAR)
-            return
+            enter(state, die, BAR, out)
+            return out
         if state[WAITING]:
-            yield from enter(state, die, WAITING)
+            enter(state, die, WAITING, out)
             if enter_two and 15 - state[WAITING] < 2:
-                return
+                return out
         high = 24
         while high > 0 and state[high] <= 0:
             high -= 1
@@ -291,11 +300,87 @@ def _successor_function(
                 hit = land(cells, target)
                 if prime != "none" and newly_held and not run_allowed(cells, target):
                     continue
-                yield tuple(cells), Step(source, target, die, hit)
+                out.append((tuple(cells), (source, target, die, hit)))
             elif bearing and (target == 0 or source == high):
                 cells = list(state)
                 lift(cells, source)
                 cells[OFF] += 1
-                yield tuple(cells), Step(source, 0, die, False)
+                out.append((tuple(cells), (source, 0, die, False)))
+        return out
 
     return successors
+
+
+def _plain_successors(state: State, die: int, top: int = 24) -> list[tuple[State, RawStep]]:
+    """Steps of backgammon, short nardy and takhte nard: the generic rules, inlined.
+
+    The same logic as the general enumerator without its hooks; it carries most
+    of the traffic, so it is written for speed (measured in bench/movegen.py).
+    ``top`` limits the sources to points at or below it (see :func:`_plain_doubles`).
+    """
+    out: list[tuple[State, RawStep]] = []
+    if state[BAR]:
+        point = 25 - die
+        value = state[point]
+        if value >= -1:
+            cells = list(state)
+            cells[BAR] -= 1
+            if value == -1:
+                cells[point] = 1
+                cells[HITS] += 1
+            else:
+                cells[point] = value + 1
+            out.append((tuple(cells), (25, point, die, value == -1)))
+        return out
+    high = 24
+    while high > 0 and state[high] <= 0:
+        high -= 1
+    for source in range(min(high, top), 0, -1):
+        if state[source] <= 0:
+            continue
+        target = source - die
+        if target >= 1:
+            value = state[target]
+            if value < -1:
+                continue
+            cells = list(state)
+            cells[source] -= 1
+            if value == -1:
+                cells[target] = 1
+                cells[HITS] += 1
+            else:
+                cells[target] = value + 1
+            out.append((tuple(cells), (source, target, die, value == -1)))
+        elif high <= 6 and (target == 0 or source == high):
+            cells = list(state)
+            cells[source] -= 1
+            cells[OFF] += 1
+            out.append((tuple(cells), (source, 0, die, False)))
+    return out
+
+
+def _plain_doubles(start: State, die: int) -> tuple[Routes, int]:
+    """Doubles in the plain hitting games, each multiset of steps tried once.
+
+    In these games steps of equal size commute (a hit only opens a point, moving
+    a higher checker first only helps bearing off), so every play has a route
+    whose sources never increase; searching only those routes skips the
+    permutations the level search would generate and then merge.
+    """
+    finals: Routes = {}
+    best = 0
+
+    def extend(state: State, route: tuple[RawStep, ...], top: int) -> None:
+        nonlocal best
+        depth = len(route)
+        successors = _plain_successors(state, die, top) if depth < 4 else []
+        for nxt, step in successors:
+            extend(nxt, (*route, step), step[0])
+        if not successors and depth >= best:
+            if depth > best:
+                best = depth
+                finals.clear()
+            finals.setdefault(state, route)
+
+    extend(start, (), 25)
+    return (finals if best else {}), best

@@ -8,6 +8,7 @@ route that produces it, for notation and for animating the move.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -28,21 +29,56 @@ class Step:
     hit: bool = False
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class Play:
-    """A legal play: the position before, one route of steps, the position after."""
+RawStep = tuple[int, int, int, bool]
+"""(src, dst, die, hit): a step as the search records it, before it becomes a :class:`Step`."""
 
-    before: Position
-    steps: tuple[Step, ...]
-    after: Position
+
+class Play:
+    """A legal play: the position before, one route of steps, the position after.
+
+    The generator hands out plays by the dozen and most are only compared or
+    counted, so the route and the resulting position are built on first use.
+    """
+
+    __slots__ = ("_after", "_build", "_key", "_raw", "_steps", "before")
+
+    def __init__(
+        self,
+        before: Position,
+        raw: tuple[RawStep, ...],
+        key: object,
+        build: Callable[[], Position],
+    ) -> None:
+        self.before = before
+        self._raw = raw
+        self._key = key
+        self._build = build
+        self._after: Position | None = None
+        self._steps: tuple[Step, ...] | None = None
+
+    @property
+    def after(self) -> Position:
+        """The position after the play, with the next side to roll."""
+        if self._after is None:
+            self._after = self._build()
+        return self._after
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """One route of single-die steps that produces this play, in playing order."""
+        if self._steps is None:
+            self._steps = tuple(Step(*raw) for raw in self._raw)
+        return self._steps
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Play):
             return NotImplemented
-        return self.before == other.before and self.after == other.after
+        if self.before == other.before:
+            return bool(self._key == other._key)
+        return False
 
     def __hash__(self) -> int:
-        return hash(self.after)
+        return hash(self._key)
 
     def notation(self) -> str:
         """gnubg-style text in the mover's numbers: ``13/7(2)``, ``bar/22*``, ``6/off``."""

@@ -178,6 +178,21 @@ class Position:
             tuple(pins), turn, owed,
         )  # fmt: skip
 
+    @classmethod
+    def from_id(
+        cls, pid: str, variant: str | RaceRules = "backgammon", turn: Side = Side.WHITE
+    ) -> Position:
+        """Decode a gnubg position ID (backgammon-board games); ``turn`` is on roll."""
+        from .ids import from_position_id
+
+        return from_position_id(pid, variant, turn)
+
+    def id(self) -> str:
+        """gnubg's position ID with the side to move on roll (backgammon-board games)."""
+        from .ids import position_id
+
+        return position_id(self)
+
     def text(self) -> str:
         """The canonical text form; ``from_text`` of it gives back an equal position."""
         fields = [self.turn.letter]
@@ -215,7 +230,7 @@ class Position:
         """How many of ``side``'s free checkers stand on its own point 1–24."""
         a = to_absolute(self.rules.mapping, side is Side.BLACK, point)
         count = self.points[a - 1]
-        return count if side is Side.WHITE else -count
+        return max(0, count if side is Side.WHITE else -count)
 
     def pinned(self, side: Side, point: int) -> bool:
         """Whether one of ``side``'s checkers is pinned on its own point (PK-5)."""
