@@ -53,7 +53,7 @@ def test_dr_6_flying_king_any_distance_until_blocked() -> None:
         "46-37",
         "46-41",
     ]
-    assert notations("W:WK46,28:B1") == ["28-22", "28-23", "46-37", "46-41"]
+    assert notations("W:WK46,28:B1") == ["28-22", "28-23", "46-32", "46-37", "46-41"]
 
 
 # DR-7…DR-9: captures and the compulsion to capture
