@@ -1,0 +1,174 @@
+"""The ``sheshbesh`` command: rules tools now, the club server later.
+
+``sheshbesh moves --stdin`` is a contract other tools depend on: one JSON object
+per input line, one JSON line out per line in, in order, flushed each time; a bad
+line gets ``{"error": "..."}`` and the next line is still served.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from typing import Any, TextIO
+
+from sheshbesh.games import VARIANTS, draughts, find_variant
+from sheshbesh.games.race import Position
+from sheshbesh.games.race.gnubg_id import decode_position_id
+
+
+def moves_request(request: Any) -> dict[str, Any]:
+    """Answer one ``moves --stdin`` request (a decoded JSON object)."""
+    if not isinstance(request, dict):
+        raise ValueError("each line must be a JSON object")
+    variant = request.get("variant")
+    if not isinstance(variant, str):
+        raise ValueError("'variant' is required: one of " + ", ".join(VARIANTS))
+    if variant == "draughts":
+        fen = request.get("fen")
+        if not isinstance(fen, str):
+            raise ValueError("draughts needs 'fen', e.g. \"W:W31-50:B1-20\"")
+        return {"moves": draughts.moves_for_fen(fen)}
+    rules = find_variant(variant)
+    dice = _dice(request.get("dice"))
+    if "position_id" in request:
+        pid = request["position_id"]
+        if not isinstance(pid, str):
+            raise ValueError("'position_id' must be a string")
+        position = Position.from_id(pid, rules)
+        return {
+            "plays": [
+                {"play": play.notation(), "position_id": play.after.id()}
+                for play in position.legal_plays(dice)
+            ]
+        }
+    text = request.get("position")
+    if not isinstance(text, str):
+        raise ValueError("give 'position' (canonical text) or, for backgammon, 'position_id'")
+    position = Position.from_text(rules, text)
+    return {
+        "plays": [
+            {"play": play.notation(), "position": play.after.text()}
+            for play in position.legal_plays(dice)
+        ]
+    }
+
+
+def serve_moves(lines: Iterable[str], out: TextIO) -> None:
+    """The ``moves --stdin`` loop: never stops on a bad line."""
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            answer = moves_request(json.loads(line))
+        except json.JSONDecodeError as error:
+            answer = {"error": f"not JSON: {error.msg} at column {error.colno}"}
+        except ValueError as error:
+            answer = {"error": str(error)}
+        out.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        out.flush()
+
+
+def _dice(value: Any) -> tuple[int, int]:
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(d, int) and not isinstance(d, bool) for d in value)
+    ):
+        raise ValueError(f"'dice' must be two integers 1-6, e.g. [3, 1], not {value!r}")
+    return value[0], value[1]
+
+
+def _parse_roll(text: str) -> tuple[int, int]:
+    parts = text.replace("-", " ").replace(",", " ").split()
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise ValueError(f"roll {text!r} should look like 3-1")
+    return int(parts[0]), int(parts[1])
+
+
+def _race_position(variant: str, text: str) -> Position:
+    """Canonical text, or a gnubg position ID for games on the backgammon board."""
+    if ":" not in text:
+        decode_position_id(text)  # a clear error if it is neither form
+        return Position.from_id(text, variant)
+    return Position.from_text(variant, text)
+
+
+def _print_moves(args: argparse.Namespace) -> int:
+    if args.variant == "draughts":
+        for entry in draughts.moves_for_fen(args.position):
+            print(f"{entry['move']:<16} {entry['fen']}")
+        return 0
+    if args.roll is None:
+        raise ValueError("give the roll, e.g. sheshbesh moves backgammon 4HPwATDgc/ABMA 3-1")
+    position = _race_position(args.variant, args.position)
+    plays = position.legal_plays(_parse_roll(args.roll))
+    if not plays:
+        print("no legal play: the turn passes")
+    width = max((len(play.notation()) for play in plays), default=0)
+    for play in plays:
+        print(f"{play.notation():<{width}}  {play.after.text()}")
+    return 0
+
+
+def _start(args: argparse.Namespace) -> int:
+    if args.variant == "draughts":
+        print(draughts.Position.start().fen())
+    else:
+        print(Position.start(args.variant).text())
+    return 0
+
+
+def _perft(args: argparse.Namespace) -> int:
+    if args.game != "draughts":
+        raise ValueError("perft is defined for draughts only")
+    fen = args.fen or draughts.Position.start().fen()
+    print(draughts.perft(draughts.Position.from_fen(fen), args.depth))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sheshbesh",
+        description="sheshbesh: the backgammon family and International draughts.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    moves = commands.add_parser("moves", help="list legal plays")
+    moves.add_argument("--stdin", action="store_true", help="serve JSON lines on stdin")
+    moves.add_argument("variant", nargs="?", choices=VARIANTS)
+    moves.add_argument("position", nargs="?", help="canonical text, gnubg ID or FEN")
+    moves.add_argument("roll", nargs="?", help="dice, e.g. 3-1")
+
+    start = commands.add_parser("start", help="print the starting position")
+    start.add_argument("variant", choices=VARIANTS)
+
+    perft = commands.add_parser("perft", help="count move-tree leaves (draughts)")
+    perft.add_argument("game", choices=["draughts"])
+    perft.add_argument("--fen", default=None)
+    perft.add_argument("--depth", type=int, required=True)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "moves":
+            if args.stdin:
+                serve_moves(sys.stdin, sys.stdout)
+                return 0
+            if not args.variant or not args.position:
+                parser.error("moves needs --stdin, or VARIANT POSITION ROLL")
+            return _print_moves(args)
+        if args.command == "start":
+            return _start(args)
+        return _perft(args)
+    except ValueError as error:
+        print(f"sheshbesh: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
