@@ -21,16 +21,9 @@ from dataclasses import dataclass, field
 from .board import BLACK_CROWNING, WHITE_CROWNING
 from .errors import AmbiguousMove, IllegalMove
 from .fen import format_fen, parse_fen
+from .legal import capture_moves, ordered, quiet_moves
 from .move import Move, read_notation
-from .movegen import (
-    BOARD,
-    SQUARE_OF,
-    Route,
-    capture_routes,
-    from_ghost,
-    quiet_moves,
-    to_ghost,
-)
+from .movegen import BOARD, capture_routes, to_ghost
 from .pieces import Color, Piece
 
 
@@ -116,24 +109,11 @@ class Position:
             to_ghost(self.white_kings),
         )
 
-    def _routes(self) -> list[Route]:
+    def _captures(self) -> dict[tuple[int, ...], Move]:
+        """Every maximal capture route (as squares) and the move it stands for."""
         men, kings, other_men, other_kings = self._sides()
         free = BOARD & ~(men | kings | other_men | other_kings)
-        return capture_routes(men, kings, other_men | other_kings, free)
-
-    def _route_moves(self) -> dict[tuple[int, ...], Move]:
-        """Every maximal capture route (as squares) and the move it stands for."""
-        grouped: dict[tuple[int, int, int], list[tuple[int, ...]]] = {}
-        for path, taken in self._routes():
-            grouped.setdefault((path[0], path[-1], taken), []).append(
-                tuple(SQUARE_OF[i] for i in path)
-            )
-        routes: dict[tuple[int, ...], Move] = {}
-        for (_, _, taken), paths in grouped.items():
-            move = Move(min(paths), _squares(from_ghost(taken)))
-            for path in paths:
-                routes[path] = move
-        return routes
+        return capture_moves(capture_routes(men, kings, other_men | other_kings, free))
 
     def legal_moves(self) -> tuple[Move, ...]:
         """Every legal move, one per outcome, ordered by path then captured squares.
@@ -145,19 +125,14 @@ class Position:
         ['32x23', '33x22']
         """
         if self._moves is None:
-            routes = self._route_moves()
+            men, kings, other_men, other_kings = self._sides()
+            free = BOARD & ~(men | kings | other_men | other_kings)
+            routes = capture_routes(men, kings, other_men | other_kings, free)
             if routes:
-                moves = sorted(set(routes.values()), key=lambda m: (m.path, m.captured))
+                moves = ordered(list(capture_moves(routes).values()))
             else:
-                men, kings, other_men, other_kings = self._sides()
-                free = BOARD & ~(men | kings | other_men | other_kings)
-                white = self.turn is Color.WHITE
-                steps = quiet_moves(men, kings, free, white)
-                moves = sorted(
-                    (Move((SQUARE_OF[a], SQUARE_OF[b])) for a, b in steps),
-                    key=lambda m: m.path,
-                )
-            object.__setattr__(self, "_moves", tuple(moves))
+                moves = tuple(quiet_moves(men, kings, free, self.turn is Color.WHITE))
+            object.__setattr__(self, "_moves", moves)
         assert self._moves is not None
         return self._moves
 
@@ -174,7 +149,7 @@ class Position:
         squares, capture = read_notation(text)
         token = text.strip()
         if capture:
-            routes = self._route_moves()
+            routes = self._captures()
             if len(squares) > 2:
                 found = routes.get(squares)
                 if found is None:
