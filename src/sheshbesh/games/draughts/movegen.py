@@ -78,16 +78,6 @@ JUMPS = tuple(_jumps(i) if i in SQUARE_OF else _EMPTY for i in range(_SIZE))
 """Per ghost index: ``(jumped bit, landing bit, landing index)`` for each diagonal."""
 
 
-def man_capture_starts(men: int, opponents: int, free: int) -> int:
-    """Men that have at least one capture (DR-7: forwards and backwards)."""
-    return men & (
-        (opponents << 6 & free << 12)
-        | (opponents << 5 & free << 10)
-        | (opponents >> 5 & free >> 10)
-        | (opponents >> 6 & free >> 12)
-    )
-
-
 def _man_routes(
     at: int, live: int, free: int, taken: int, path: list[int], found: list[Route]
 ) -> None:
@@ -136,7 +126,14 @@ def capture_routes(men: int, kings: int, opponents: int, free: int) -> list[Rout
     callers that want one move per outcome group them by (start, end, taken).
     """
     found: list[Route] = []
-    starts = man_capture_starts(men, opponents, free)
+    starts = men & (  # men with a capture (DR-7: forwards and backwards)
+        (opponents << 6 & free << 12)
+        | (opponents << 5 & free << 10)
+        | (opponents >> 5 & free >> 10)
+        | (opponents >> 6 & free >> 12)
+    )
+    if not starts and not kings:
+        return found
     while starts:
         bit = starts & -starts
         starts ^= bit
