@@ -78,3 +78,18 @@ def test_invalid_fen_names_the_bad_token(fen: str, token: str) -> None:
 
 def test_kings_may_stand_on_the_crowning_row() -> None:
     assert Position.from_fen("W:WK3:BK47").fen() == "W:WK3:BK47"
+
+
+@pytest.mark.parametrize(
+    ("sets", "message"),
+    [
+        ((1 << 31, 1 << 31, 0, 0), "square 31"),
+        ((1 << 51, 0, 0, 0), "square 51"),
+        ((1, 0, 0, 0), "square 0"),
+        ((1 << 3, 0, 0, 0), "crowning square 3"),
+        ((0, 0, 1 << 48, 0), "crowning square 48"),
+    ],
+)
+def test_positions_built_by_hand_are_checked(sets: tuple[int, int, int, int], message: str) -> None:
+    with pytest.raises(InvalidPosition, match=message):
+        Position(Color.WHITE, *sets)

@@ -257,6 +257,13 @@ def test_dr_18_not_for_king_against_man() -> None:
     assert begin("W:WK1:B45").outcome() is None
 
 
+def test_dr_20_no_general_nobody_can_win_draw() -> None:
+    # Two kings each cannot force a win, but only DR-14…DR-18 and agreement draw.
+    game = begin("W:WK1,K2:BK49,K50")
+    assert game.endgame is None
+    assert shuffle(game, 40).outcome() is None
+
+
 # DR-19 and DR-E9 (d)
 
 

@@ -66,6 +66,17 @@ def test_dr_e1_capture_is_compulsory() -> None:
         illegal(fen, move)
 
 
+def test_dr_7_man_captures_forwards_and_backwards_in_one_sequence() -> None:
+    # Forwards over 22 to 17, then backwards over 21 to 26.
+    fen = "W:W28:B22,21,1"
+    assert notations(fen) == ["28x17x26"]
+    assert after(fen, "28x17x26") == "B:W26:B1"
+
+
+def test_dr_7_man_captures_only_an_adjacent_piece() -> None:
+    assert notations("W:W37:B28,1") == ["37-31", "37-32"]
+
+
 def test_dr_e5_men_capture_backwards() -> None:
     fen = "W:W23:B28,3"
     assert notations(fen) == ["23x32"]

@@ -14,6 +14,7 @@ Outcome(winner=None, termination=<Termination.LONE_KINGS: 'DR-18'>)
 ('W:W28,31,33,', True)
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -143,7 +144,7 @@ class Game:
         return cls(first, (), first, (first,), 0, endgame(first), 0)
 
     @classmethod
-    def replay(cls, start: Position, moves: "tuple[Move | str, ...] | list[Move | str]") -> "Game":
+    def replay(cls, start: Position, moves: Iterable[Move | str]) -> "Game":
         """Rebuild a game from its moves, checking each."""
         game = cls.begin(start)
         for move in moves:

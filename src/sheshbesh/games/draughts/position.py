@@ -19,12 +19,16 @@ True
 from dataclasses import dataclass, field
 
 from .board import BLACK_CROWNING, WHITE_CROWNING
-from .errors import AmbiguousMove, IllegalMove
+from .errors import AmbiguousMove, IllegalMove, InvalidPosition
 from .fen import format_fen, parse_fen
 from .legal import capture_moves, ordered, quiet_moves
 from .move import Move, read_notation
 from .movegen import BOARD, capture_routes, to_ghost
 from .pieces import Color, Piece
+
+_BOARD_SQUARES = sum(1 << s for s in range(1, 51))
+_WHITE_CROWN = sum(1 << s for s in WHITE_CROWNING)
+_BLACK_CROWN = sum(1 << s for s in BLACK_CROWNING)
 
 
 def _squares(mask: int) -> tuple[int, ...]:
@@ -36,8 +40,9 @@ class Position:
     """The placement of all men and kings and the side to move (DR-3, DR-4).
 
     Each piece set is a square set: bit ``s`` is set when such a piece stands
-    on square ``s``. Build positions with ``from_fen`` or ``start`` rather than
-    by hand: they check that the sets do not overlap.
+    on square ``s``. Usually built with ``from_fen`` or ``start``; a placement no
+    game can reach (a square twice, a man on its crowning row) is refused with
+    ``InvalidPosition`` however it is built.
     """
 
     turn: Color
@@ -48,6 +53,22 @@ class Position:
     _moves: tuple[Move, ...] | None = field(
         default=None, init=False, repr=False, compare=False, hash=False
     )
+
+    def __post_init__(self) -> None:
+        """Refuse placements no game can reach, so every ``Position`` is sound."""
+        sets = (self.white_men, self.white_kings, self.black_men, self.black_kings)
+        seen = 0
+        for mask in sets:
+            if mask & ~_BOARD_SQUARES or mask & seen:
+                bad = mask & (~_BOARD_SQUARES | seen)
+                raise InvalidPosition(
+                    f"square {(bad & -bad).bit_length() - 1} is off the board or taken twice"
+                )
+            seen |= mask
+        for mask, row in ((self.white_men, _WHITE_CROWN), (self.black_men, _BLACK_CROWN)):
+            if mask & row:
+                square = (mask & row & -(mask & row)).bit_length() - 1
+                raise InvalidPosition(f"a man cannot stand on its crowning square {square}")
 
     @classmethod
     def from_fen(cls, fen: str) -> "Position":
