@@ -18,11 +18,11 @@ MAX_PLIES = 160
 Outcome = tuple[int, int, frozenset[int]]
 
 
-def their_fen(board: draughts.Board) -> str:
+def their_fen(board: draughts.BaseBoard) -> str:
     return str(board.fen).removeprefix('[FEN "').removesuffix('"]')
 
 
-def their_moves(board: draughts.Board) -> dict[Outcome, draughts.Move]:
+def their_moves(board: draughts.BaseBoard) -> dict[Outcome, draughts.Move]:
     return {
         (m.square_list[0] + 1, m.square_list[-1] + 1, frozenset(c + 1 for c in m.captured_list)): m
         for m in board.legal_moves
@@ -33,7 +33,7 @@ def our_moves(position: Position) -> dict[Outcome, object]:
     return {(m.start, m.end, frozenset(m.captured)): m for m in position.legal_moves()}
 
 
-def compare_all_results(position: Position, board: draughts.Board) -> None:
+def compare_all_results(position: Position, board: draughts.BaseBoard) -> None:
     theirs = their_moves(board)
     for move in position.legal_moves():
         other = theirs[move.start, move.end, frozenset(move.captured)]
