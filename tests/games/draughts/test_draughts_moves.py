@@ -281,3 +281,8 @@ def test_legal_move_order_snapshot() -> None:
         "34-29",
         "37-31",
     ]
+
+
+def test_dr_9_message_says_capture_is_compulsory() -> None:
+    with pytest.raises(IllegalMove, match=r"31-26 .*capture is compulsory \(DR-9\)"):
+        Position.from_fen("W:W31,32,33:B28,3").parse_move("31-26")

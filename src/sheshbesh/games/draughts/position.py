@@ -145,7 +145,8 @@ class Position:
         >>> [str(m) for m in Position.from_fen("W:W31,32,33:B28,3").legal_moves()]
         ['32x23', '33x22']
         """
-        if self._moves is None:
+        moves = self._moves
+        if moves is None:
             men, kings, other_men, other_kings = self._sides()
             free = BOARD & ~(men | kings | other_men | other_kings)
             routes = capture_routes(men, kings, other_men | other_kings, free)
@@ -153,9 +154,8 @@ class Position:
                 moves = ordered(list(capture_moves(routes).values()))
             else:
                 moves = tuple(quiet_moves(men, kings, free, self.turn is Color.WHITE))
-            object.__setattr__(self, "_moves", moves)
-        assert self._moves is not None
-        return self._moves
+            object.__setattr__(self, "_moves", moves)  # a cache, not part of the value
+        return moves
 
     def parse_move(self, text: str) -> Move:
         """Read DR-4 notation against this position.
@@ -180,7 +180,9 @@ class Position:
         else:
             matches = {m for m in self.legal_moves() if m.path == squares and not m.captured}
         if not matches:
-            raise IllegalMove(f"move {token} is not legal in {self.fen()}")
+            legal = self.legal_moves()
+            why = "; a capture is compulsory (DR-9)" if legal and legal[0].captured else ""
+            raise IllegalMove(f"move {token} is not legal in {self.fen()}{why}")
         if len(matches) > 1:
             options = ", ".join(sorted(str(m) for m in matches))
             raise AmbiguousMove(f"move {token} could be any of {options}; write every square")
