@@ -33,6 +33,10 @@ def test_cn_1_as_short_nardy() -> None:
     assert Position.start("caucasian_nardy").text() == Position.start("short_nardy").text()
     assert (RULES.mapping, RULES.opening, RULES.cube) == (short.mapping, short.opening, False)
     assert RULES.levels == RULES.resign_levels == (1, 2)
+    # NS-4: a backgammon in BG is a mars here.
+    mars = Position.from_own("caucasian_nardy", white={}, black={"bar": 1, 19: 1, 6: 13})
+    outcome = mars.outcome()
+    assert outcome is not None and (outcome.winner, outcome.level) == (Side.WHITE, 2)
 
 
 @pytest.mark.parametrize(

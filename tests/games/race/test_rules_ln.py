@@ -126,7 +126,7 @@ E5 = ln(E5_WHITE, {24: 13, 23: 2})
 
 
 @pytest.mark.parametrize("text", ["24/18 22/21", "22/16/15"])  # 22/15 via 21 too
-def test_ln_7_six_point_block(text: str) -> None:
+def test_ln_e5_six_point_block(text: str) -> None:
     with pytest.raises(IllegalPlay):
         E5.play((6, 1), text)
 
