@@ -251,6 +251,7 @@ def test_bf_9_3_smaller_die_when_only_it_can_be_used() -> None:
 
 
 def test_bf_9_4_no_usable_die_passes_the_turn() -> None:
+    # Black holds all six entry points (White's 19-24); White has a checker on the bar.
     position = bg({"bar": 1, 13: 14}, {1: 3, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 24: 2})
     assert position.legal_plays((6, 5)) == ()
     passed = position.pass_turn()
