@@ -15,7 +15,6 @@ import pytest
 
 from sheshbesh.games.errors import GameOver, IllegalPlay, InvalidPosition
 from sheshbesh.games.race import RACE_VARIANTS, Position, Side
-from sheshbesh.games.race.movegen import generate
 
 Dice = tuple[int, int]
 Results = Callable[[Position, Dice], set[Position]]
@@ -271,7 +270,7 @@ def test_ln_e6_without_black_in_white_home(results: Results, results_of: Results
 
 def final_roll(position: Position, dice: Dice) -> set[Position]:
     """LN-13's primitive: Black's plays after White has borne off its 15th checker."""
-    return {play.after for play in generate(position, dice, finished_ok=True)}
+    return {play.after for play in position.legal_plays(dice, last_roll=True)}
 
 
 E7A = ln({}, {3: 1, 1: 1}, turn=Side.BLACK)
@@ -285,8 +284,23 @@ def test_ln_e7_white_has_finished() -> None:
 
 def test_ln_e7_a_final_3_1_bears_off_both() -> None:
     afters = final_roll(E7A, (3, 1))
-    # 3/off 1/off takes both (the game flow scores a draw); 3/2/off is also legal.
+    # 3/off 1/off takes both: a draw (LN-13, NS-5); 3/2/off is also legal.
     assert {after.borne_off(Side.BLACK) for after in afters} == {15, 14}
+    (draw,) = [after for after in afters if after.borne_off(Side.BLACK) == 15]
+    outcome = draw.outcome()
+    assert outcome is not None and outcome.is_draw and outcome.rule == "LN-13"
+    assert Position.from_text("long_nardy", draw.text()) == draw
+
+
+def test_ln_13_last_roll_only_for_black_after_white_finished() -> None:
+    with pytest.raises(GameOver, match="LN-13"):
+        ln({6: 1}, {1: 1}, turn=Side.BLACK).legal_plays((3, 1), last_roll=True)
+    white_to_play = ln({}, {3: 1, 1: 1}, turn=Side.WHITE)
+    with pytest.raises(GameOver, match="LN-13"):
+        white_to_play.legal_plays((3, 1), last_roll=True)
+    bg = Position.from_own("backgammon", white={}, black={1: 2}, turn=Side.BLACK)
+    with pytest.raises(GameOver, match="no last roll"):
+        bg.legal_plays((3, 1), last_roll=True)
 
 
 def test_ln_e7_a_final_2_1_leaves_one() -> None:
@@ -300,7 +314,7 @@ def test_ln_e7_b_final_roll_turns_a_mars_into_a_single() -> None:
     # two can come off with 6-5 only if something stands on its 5-point).
     position = ln({}, {6: 5, 5: 5, 4: 5}, turn=Side.BLACK)
     assert outcome_of(position) == (Side.WHITE, 2)  # without the option: mars
-    two_off = generate(position, (6, 5), finished_ok=True)
+    two_off = position.legal_plays((6, 5), last_roll=True)
     assert any(play.notation() == "6/off 5/off" for play in two_off)
     for after in final_roll(position, (6, 5)):
         assert after.borne_off(Side.BLACK) >= 1

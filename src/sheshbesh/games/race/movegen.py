@@ -61,12 +61,18 @@ def check_dice(dice: tuple[int, int]) -> tuple[int, int]:
 
 
 def generate(
-    position: Position, dice: tuple[int, int], *, finished_ok: bool = False
+    position: Position, dice: tuple[int, int], *, last_roll: bool = False
 ) -> tuple[Play, ...]:
     """All distinct legal plays of ``position`` for ``dice`` (see module docstring)."""
     d1, d2 = check_dice(dice)
     rules = position.rules
-    if not finished_ok and position.outcome() is not None:
+    outcome = position.outcome()
+    if last_roll:
+        if not rules.last_roll:
+            raise GameOver(f"{rules.name} has no last roll (LN-13)")
+        if outcome is None or outcome.winner is not Side.WHITE or position.turn is not Side.BLACK:
+            raise GameOver("LN-13: the last roll is Black's, after White has borne off all 15")
+    elif outcome is not None:
         raise GameOver(f"the game is over ({position.text()})")
     if position.owed and (d1, d2) != (position.owed, position.owed):
         raise InvalidDice(

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ..errors import AmbiguousPlay, IllegalPlay, InvalidPlay
+from .movegen import PINS, State, to_search
 from .moves import Play, Step
 
 if TYPE_CHECKING:
@@ -58,21 +59,21 @@ def format_play(steps: tuple[Step, ...], *, pin: bool = False) -> str:
                 break
         else:
             chains.append([(step.src, False), (step.dst, step.hit)])
-    texts = []
+    entries = []
     for chain in chains:
-        shown = [chain[0]] + [point for point in chain[1:-1] if point[1]] + [chain[-1]]
-        texts.append(
-            (
-                chain[0][0],
-                chain[-1][0],
-                "/".join(_label(point) + (mark if hit else "") for point, hit in shown),
-            )
-        )
-    counts = Counter(texts)
+        # A Plakoto pin on the way is undone when the pinner moves on, so only a
+        # hit (which sends the blot to the bar) is worth showing mid-path.
+        middle = [point for point in chain[1:-1] if point[1] and not pin]
+        shown = [chain[0], *middle, chain[-1]]
+        text = "/".join(_label(point) + (mark if hit else "") for point, hit in shown)
+        # gnubg's order: by start, then by the first landing, longer chains first.
+        entries.append(((-chain[0][0], -chain[1][0], chain[-1][0]), text))
+    counts = Counter(text for _, text in entries)
     parts = []
-    for src, dst, text in sorted(counts, key=lambda t: (-t[0], -t[1], t[2])):
-        n = counts[src, dst, text]
-        parts.append(text if n == 1 else f"{text}({n})")
+    for _, text in sorted(entries):
+        if text in counts:
+            n = counts.pop(text)
+            parts.append(text if n == 1 else f"{text}({n})")
     return " ".join(parts)
 
 
@@ -125,29 +126,63 @@ def resolve(position: Position, dice: tuple[int, int], text: str) -> Play:
 
     A text gives where checkers go and (with ``*``/``^``) which blots are hit; the
     legal plays are compared on exactly that. A text without marks may leave the
-    hits out when only one legal play fits.
+    hits out when only one legal play fits. Points named on the way must be
+    reachable with the dice and open to the mover (BF-8).
     """
     paths = parse_play(text)
     plays = position.legal_plays(dice)
     if not plays:
         raise IllegalPlay(f"{text!r}: no play is possible with {dice[0]}-{dice[1]}; the turn passes")
+    _check_route(position, dice, text, paths)
+    before = to_search(position)
     moved = _movement(paths)
     marked = frozenset(p for path in paths for p, hit in zip(path.points, path.hits, strict=True)
                        if hit)  # fmt: skip
-    exact = [play for play in plays if _movement_of(play) == moved and _hits_of(play) == marked]
+    fitting = [play for play in plays if _movement_of(play) == moved]
+    exact = [play for play in fitting if _hits_of(before, play) == marked]
     if len(exact) == 1:
         return exact[0]
-    loose = [play for play in plays if _movement_of(play) == moved]
-    if not exact and not marked and len(loose) == 1:
-        return loose[0]
-    if len(exact) > 1 or (not marked and len(loose) > 1):
-        options = ", ".join(play.notation() for play in (exact or loose))
+    if not exact and not marked and len(fitting) == 1:
+        return fitting[0]
+    if len(exact) > 1 or (not marked and len(fitting) > 1):
+        options = ", ".join(play.notation() for play in (exact or fitting))
         raise AmbiguousPlay(f"{text!r} could mean {options}")
     legal = ", ".join(play.notation() for play in plays[:12])
     more = " …" if len(plays) > 12 else ""
     raise IllegalPlay(
         f"{text!r} is not legal with {dice[0]}-{dice[1]}; legal plays: {legal}{more}"
     )
+
+
+def _check_route(
+    position: Position, dice: tuple[int, int], text: str, paths: tuple[Path, ...]
+) -> None:
+    """Reject a named route through a closed point or with distances no die gives."""
+    d1, d2 = dice
+    singles = {d1, d2}
+    reach = {d1 * k for k in range(1, 5)} if d1 == d2 else {d1, d2, d1 + d2}
+    start = to_search(position)
+    lone = position.rules.lone_checker
+    for path in paths:
+        for a, b in zip(path.points, path.points[1:], strict=False):
+            distance = a - b
+            if b == 0:
+                if distance > max(reach):
+                    raise IllegalPlay(f"{text!r}: {_label(a)} is {distance} pips from off")
+            elif distance not in reach:
+                raise IllegalPlay(f"{text!r}: no die or dice take {_label(a)} to {_label(b)}")
+        if len(path.points) > 2 and not (d1 == d2 or all(
+            a - b in singles or (b == 0 and a - b <= max(singles))
+            for a, b in zip(path.points, path.points[1:], strict=False)
+        )):  # fmt: skip
+            raise IllegalPlay(f"{text!r}: each part of {path.points} must use one die")
+        for point in path.points[1:-1]:
+            value = start[point]
+            closed = value < -1 or (value == -1 and lone == "block")
+            if lone == "pin" and value == -1:
+                closed = start[PINS + point] == 1
+            if closed:
+                raise IllegalPlay(f"{text!r}: point {point} is closed on the way")
 
 
 def _movement(paths: tuple[Path, ...]) -> Counter[tuple[str, int]]:
@@ -175,8 +210,10 @@ def _net(moved: Counter[tuple[str, int]]) -> Counter[tuple[str, int]]:
     return +moved
 
 
-def _hits_of(play: Play) -> frozenset[int]:
-    return frozenset(step.dst for step in play.steps if step.hit)
+def _hits_of(before: State, play: Play) -> frozenset[int]:
+    """Own points where a blot was hit or stays pinned, read off the two positions."""
+    after = to_search(replace(play.after, turn=play.before.turn, owed=0))
+    return frozenset(p for p in range(1, 25) if before[p] == -1 and after[p] >= 0)
 
 
 def _label(point: int) -> str:

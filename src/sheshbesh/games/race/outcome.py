@@ -32,7 +32,10 @@ class Outcome:
 
 def judge(position: Position) -> Outcome | None:
     """The outcome of ``position`` if the game is over, else None."""
-    for side in Side:
+    finished = [side for side in Side if position.borne_off(side) == 15]
+    if len(finished) == 2:
+        return Outcome(None, 0, "LN-13")
+    for side in finished:
         if position.borne_off(side) == 15:
             return Outcome(side, level_for_loser(position, side.other), "BF-13")
     if position.rules.mother_rule:

@@ -274,21 +274,22 @@ class Position:
 
     # --- playing ------------------------------------------------------------------
 
-    def legal_plays(self, dice: tuple[int, int]) -> tuple[Play, ...]:
+    def legal_plays(self, dice: tuple[int, int], *, last_roll: bool = False) -> tuple[Play, ...]:
         """Every distinct legal play for ``dice`` (BF-9), in a stable order.
 
         An empty tuple means the dice cannot be used and the turn passes
-        (:meth:`pass_turn`).
+        (:meth:`pass_turn`). ``last_roll`` asks for Black's final turn of LN-13
+        after White has borne off; a finished game otherwise raises ``GameOver``.
 
         >>> p = Position.start("backgammon")
         >>> [play.notation() for play in p.legal_plays((3, 1))][:3]
-        ['24/23 24/21', '24/23 13/10', '24/23 8/5']
+        ['24/23 24/21', '24/20', '24/21 8/7']
         >>> len(p.legal_plays((3, 1)))
         16
         """
         from .movegen import generate
 
-        return generate(self, dice)
+        return generate(self, dice, last_roll=last_roll)
 
     def pass_turn(self) -> Position:
         """The position after a roll that cannot be played: the other side is on roll."""
@@ -344,7 +345,8 @@ def _validate(position: Position) -> None:
             raise InvalidPosition(f"the checker pinned at A{a} needs an opposing checker on top")
     if position.owed and not (rules.doubles_chain and 1 <= position.owed <= 6):
         raise InvalidPosition(f"{rules.name} has no owed complement (c{position.owed})")
-    if position.borne_off(Side.WHITE) == CHECKERS and position.borne_off(Side.BLACK) == CHECKERS:
+    both_off = all(position.borne_off(side) == CHECKERS for side in Side)
+    if both_off and not rules.last_roll:
         raise InvalidPosition("both sides have borne off every checker")
 
 

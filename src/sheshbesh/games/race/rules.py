@@ -49,6 +49,8 @@ class RaceRules:
     """RB-8: a full double earns the complement, a full complement earns a new roll."""
     mother_rule: bool = False
     """PK-9: a pinned mother checker ends the game."""
+    last_roll: bool = False
+    """LN-13 (a table option): Black may play one final turn after White finishes."""
 
     @property
     def has_bar(self) -> bool:
@@ -110,6 +112,7 @@ LONG_NARDY = RaceRules(
     resign_levels=(1, 2),
     head_rule=True,
     prime_rule="unless_passed",
+    last_roll=True,
 )
 CAUCASIAN_NARDY = RaceRules(
     name="caucasian_nardy",
