@@ -18,9 +18,7 @@ def find_variant(name: str) -> RaceRules:
     try:
         return RACE_VARIANTS[name]
     except KeyError:
-        raise InvalidPosition(
-            f"unknown variant {name!r} (known: {', '.join(VARIANTS)})"
-        ) from None
+        raise InvalidPosition(f"unknown variant {name!r} (known: {', '.join(VARIANTS)})") from None
 
 
 __all__ = ["VARIANTS", "find_variant"]

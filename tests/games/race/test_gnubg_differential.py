@@ -14,13 +14,10 @@ from collections.abc import Iterator
 
 import gnubg
 import pytest
+from gnubg_oracle import CONTEXT, CUBE, ROLLS, apply_steps, gnubg_steps, mover_view
 
-from sheshbesh.games.race import Play, Position, Side
+from sheshbesh.games.race import Position, Side
 from sheshbesh.games.race.ids import Board, gnubg_board
-
-ROLLS = [(d1, d2) for d1 in range(1, 7) for d2 in range(d1, 7)]
-CUBE = gnubg.cubeinfo()
-CONTEXT = gnubg.evalcontext(0, 0, 1, 0, 0.0)
 
 
 def random_positions(seed: int, games: int) -> Iterator[Position]:
@@ -32,44 +29,6 @@ def random_positions(seed: int, games: int) -> Iterator[Position]:
             yield position
             plays = position.legal_plays((rng.randint(1, 6), rng.randint(1, 6)))
             position = rng.choice(plays).after if plays else position.pass_turn()
-
-
-def mover_view(play: Play) -> Board:
-    """The board after ``play`` with the mover still as gnubg's ``[1]``."""
-    after = play.after
-    mover = play.before.turn
-
-    def side(who: Side) -> tuple[int, ...]:
-        return (*(after.own(who, p) for p in range(1, 25)), after.bar[who])
-
-    return side(mover.other), side(mover)
-
-
-def apply_steps(board: Board, steps: list[tuple[int, int]]) -> Board:
-    """Play gnubg (from, to) pairs on a board: 25 is the bar, 0 off; blots are hit."""
-    opponent, mover = list(board[0]), list(board[1])
-    for src, dst in steps:
-        mover[src - 1] -= 1
-        if dst > 0:
-            mover[dst - 1] += 1
-            if opponent[24 - dst] == 1:
-                opponent[24 - dst] = 0
-                opponent[24] += 1
-    return tuple(opponent), tuple(mover)
-
-
-def gnubg_steps(move: tuple[int, ...]) -> tuple[list[tuple[int, int]], bool]:
-    """gnubg's move tuple as steps, and whether it was cut at a bear-off."""
-    steps = []
-    for i in range(0, len(move), 2):
-        src = move[i]
-        if src == 0:
-            return steps, False
-        dst = move[i + 1] if i + 1 < len(move) else 0
-        steps.append((src, dst))
-        if dst == 0:
-            return steps, True
-    return steps, False
 
 
 def tail_results(board: Board, dice: list[int]) -> set[Board]:

@@ -143,7 +143,7 @@ def _strip(states: Routes) -> Routes:
     """Merge states that differ only in turn-local bookkeeping (the CN-2 mask)."""
     kept: Routes = {}
     for state, route in states.items():
-        key = state[:MASK] + (0,) + state[MASK + 1 :] if state[MASK] else state
+        key = (*state[:MASK], 0, *state[MASK + 1 :]) if state[MASK] else state
         kept.setdefault(key, route)
     return kept
 
@@ -203,7 +203,9 @@ def _successor_function(
     rules: RaceRules, start: State, first_turn: bool, double: bool, die: int
 ) -> Successors:
     """Build the step enumerator for one turn, with the variant's checks folded in."""
-    if rules.lone_checker == "hit" and not (rules.no_cover_after_home_hit or rules.starts_off_board):
+    if rules.lone_checker == "hit" and not (
+        rules.no_cover_after_home_hit or rules.starts_off_board
+    ):
         return _plain_successors
     lone = rules.lone_checker
     hitting, pinning = lone == "hit", lone == "pin"

@@ -7,8 +7,8 @@ route that produces it, for notation and for animating the move.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ class Play:
         self,
         before: Position,
         raw: tuple[RawStep, ...],
-        key: object,
+        key: tuple[int, ...],
         build: Callable[[], Position],
     ) -> None:
         self.before = before
@@ -55,6 +55,11 @@ class Play:
         self._build = build
         self._after: Position | None = None
         self._steps: tuple[Step, ...] | None = None
+
+    @property
+    def key(self) -> tuple[int, ...]:
+        """The resulting board as the generator sees it, from the mover's side."""
+        return self._key
 
     @property
     def after(self) -> Position:
@@ -74,7 +79,7 @@ class Play:
         if not isinstance(other, Play):
             return NotImplemented
         if self.before == other.before:
-            return bool(self._key == other._key)
+            return self._key == other._key
         return False
 
     def __hash__(self) -> int:

@@ -9,8 +9,8 @@ with a hit, ``6/off`` bearing off; Plakoto marks a pin with ``^``.
 intermediate point) into checker paths; :func:`resolve` finds the legal play a
 text names.
 
->>> parse_play("bar/22* 13/7(2)")
-(Path(points=(25, 22), hits=(False, True), count=1), Path(points=(13, 7), hits=(False, False), count=2))
+>>> parse_play("bar/22* 13/7(2)")[0]
+Path(points=(25, 22), hits=(False, True), count=1)
 >>> format_play(parse_steps("24/18 18/13"))
 '24/13'
 """
@@ -18,8 +18,8 @@ text names.
 from __future__ import annotations
 
 import re
-from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from ..errors import AmbiguousPlay, IllegalPlay, InvalidPlay
@@ -59,22 +59,48 @@ def format_play(steps: tuple[Step, ...], *, pin: bool = False) -> str:
                 break
         else:
             chains.append([(step.src, False), (step.dst, step.hit)])
-    entries = []
+    _join(chains)
+    groups: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[list[bool], list[int]]] = {}
     for chain in chains:
-        # A Plakoto pin on the way is undone when the pinner moves on, so only a
-        # hit (which sends the blot to the bar) is worth showing mid-path.
-        middle = [point for point in chain[1:-1] if point[1] and not pin]
-        shown = [chain[0], *middle, chain[-1]]
-        text = "/".join(_label(point) + (mark if hit else "") for point, hit in shown)
+        points = tuple(point for point, _ in chain)
         # gnubg's order: by start, then by the first landing, longer chains first.
-        entries.append(((-chain[0][0], -chain[1][0], chain[-1][0]), text))
-    counts = Counter(text for _, text in entries)
+        key = (-chain[0][0], -chain[1][0], chain[-1][0])
+        marks, count = groups.setdefault((key, points), ([False] * len(points), [0]))
+        # Checkers going the same way are written once with a count; a hit by any
+        # of them marks the point, as gnubg writes ``24/22*(2)``.
+        marks[:] = [old or hit for old, (_, hit) in zip(marks, chain, strict=True)]
+        count[0] += 1
     parts = []
-    for _, text in sorted(entries):
-        if text in counts:
-            n = counts.pop(text)
-            parts.append(text if n == 1 else f"{text}({n})")
+    for (_, points), (marks, count) in sorted(groups.items()):
+        # Plain points on the way are left out; so is a Plakoto pin on the way,
+        # which is undone when the pinner moves on.
+        shown = [
+            _label(point) + (mark if hit else "")
+            for i, (point, hit) in enumerate(zip(points, marks, strict=True))
+            if i in (0, len(points) - 1) or (hit and not pin)
+        ]
+        text = "/".join(shown)
+        parts.append(text if count[0] == 1 else f"{text}({count[0]})")
     return " ".join(parts)
+
+
+def _join(chains: list[list[tuple[int, bool]]]) -> None:
+    """Join a chain ending on a point to one leaving it: ``8/2 13/8`` is ``13/2``.
+
+    The position after is the same either way, and a checker arriving where
+    another leaves reads as one checker travelling on, as gnubg writes it.
+    """
+    joined = True
+    while joined:
+        joined = False
+        for first in chains:
+            end = first[-1][0]
+            follow = next((c for c in chains if c is not first and c[0][0] == end), None)
+            if end and follow is not None:
+                first.extend(follow[1:])
+                chains.remove(follow)
+                joined = True
+                break
 
 
 def parse_play(text: str) -> tuple[Path, ...]:
@@ -103,10 +129,10 @@ def parse_play(text: str) -> tuple[Path, ...]:
             hits.append(bool(point["mark"]))
         if len(points) < 2:
             raise InvalidPlay(f"{token!r} needs a start and an end: 'from/to'")
-        if any(a <= b for a, b in zip(points, points[1:], strict=False)):
-            raise InvalidPlay(f"{token!r}: checkers only move to lower numbers")
         if 25 in points[1:] or 0 in points[:-1]:
             raise InvalidPlay(f"{token!r}: 'bar' can only start and 'off' only end a path")
+        if any(a <= b for a, b in pairwise(points)):
+            raise InvalidPlay(f"{token!r}: checkers only move to lower numbers")
         paths.append(Path(tuple(points), tuple(hits), count))
     return tuple(paths)
 
@@ -132,14 +158,14 @@ def resolve(position: Position, dice: tuple[int, int], text: str) -> Play:
     paths = parse_play(text)
     plays = position.legal_plays(dice)
     if not plays:
-        raise IllegalPlay(f"{text!r}: no play is possible with {dice[0]}-{dice[1]}; the turn passes")
+        raise IllegalPlay(f"{text!r}: nothing can move with {dice[0]}-{dice[1]}; the turn passes")
     _check_route(position, dice, text, paths)
     before = to_search(position)
-    moved = _movement(paths)
+    target = _profile_after(before, paths, text)
     marked = frozenset(p for path in paths for p, hit in zip(path.points, path.hits, strict=True)
                        if hit)  # fmt: skip
-    fitting = [play for play in plays if _movement_of(play) == moved]
-    exact = [play for play in fitting if _hits_of(before, play) == marked]
+    fitting = [play for play in plays if _profile(play.key) == target]
+    exact = [play for play in fitting if _hits_of(before, play.key) == marked]
     if len(exact) == 1:
         return exact[0]
     if not exact and not marked and len(fitting) == 1:
@@ -149,9 +175,7 @@ def resolve(position: Position, dice: tuple[int, int], text: str) -> Play:
         raise AmbiguousPlay(f"{text!r} could mean {options}")
     legal = ", ".join(play.notation() for play in plays[:12])
     more = " …" if len(plays) > 12 else ""
-    raise IllegalPlay(
-        f"{text!r} is not legal with {dice[0]}-{dice[1]}; legal plays: {legal}{more}"
-    )
+    raise IllegalPlay(f"{text!r} is not legal with {dice[0]}-{dice[1]}; legal plays: {legal}{more}")
 
 
 def _check_route(
@@ -164,7 +188,7 @@ def _check_route(
     start = to_search(position)
     lone = position.rules.lone_checker
     for path in paths:
-        for a, b in zip(path.points, path.points[1:], strict=False):
+        for a, b in pairwise(path.points):
             distance = a - b
             if b == 0:
                 if distance > max(reach):
@@ -173,7 +197,7 @@ def _check_route(
                 raise IllegalPlay(f"{text!r}: no die or dice take {_label(a)} to {_label(b)}")
         if len(path.points) > 2 and not (d1 == d2 or all(
             a - b in singles or (b == 0 and a - b <= max(singles))
-            for a, b in zip(path.points, path.points[1:], strict=False)
+            for a, b in pairwise(path.points)
         )):  # fmt: skip
             raise IllegalPlay(f"{text!r}: each part of {path.points} must use one die")
         for point in path.points[1:-1]:
@@ -185,34 +209,26 @@ def _check_route(
                 raise IllegalPlay(f"{text!r}: point {point} is closed on the way")
 
 
-def _movement(paths: tuple[Path, ...]) -> Counter[tuple[str, int]]:
-    moved: Counter[tuple[str, int]] = Counter()
+def _profile(state: State) -> tuple[int, ...]:
+    """Where the mover's checkers stand: own points 1–24, then off, then bar or unentered."""
+    return (*(max(0, state[p]) for p in range(1, 25)), state[0], state[25] + state[27])
+
+
+def _profile_after(before: State, paths: tuple[Path, ...], text: str) -> tuple[int, ...]:
+    """The mover's checkers after the movement ``paths`` describe (hits aside)."""
+    profile = list(_profile(before))
+    slot = {0: 24, 25: 25}
     for path in paths:
-        moved["from", path.points[0]] += path.count
-        moved["to", path.points[-1]] += path.count
-    return _net(moved)
+        profile[slot.get(path.points[0], path.points[0] - 1)] -= path.count
+        profile[slot.get(path.points[-1], path.points[-1] - 1)] += path.count
+    for path in paths:
+        if profile[slot.get(path.points[0], path.points[0] - 1)] < 0:
+            raise IllegalPlay(f"{text!r}: not enough checkers on {_label(path.points[0])}")
+    return tuple(profile)
 
 
-def _movement_of(play: Play) -> Counter[tuple[str, int]]:
-    moved: Counter[tuple[str, int]] = Counter()
-    for step in play.steps:
-        moved["from", step.src] += 1
-        moved["to", step.dst] += 1
-    return _net(moved)
-
-
-def _net(moved: Counter[tuple[str, int]]) -> Counter[tuple[str, int]]:
-    """Cancel pass-through points: a checker arriving and leaving again nets out."""
-    for point in range(26):
-        through = min(moved["from", point], moved["to", point])
-        moved["from", point] -= through
-        moved["to", point] -= through
-    return +moved
-
-
-def _hits_of(before: State, play: Play) -> frozenset[int]:
-    """Own points where a blot was hit or stays pinned, read off the two positions."""
-    after = to_search(replace(play.after, turn=play.before.turn, owed=0))
+def _hits_of(before: State, after: State) -> frozenset[int]:
+    """Own points where a blot was hit or stays pinned, read off the two boards."""
     return frozenset(p for p in range(1, 25) if before[p] == -1 and after[p] >= 0)
 
 

@@ -75,7 +75,7 @@ class Position:
     def start(cls, variant: str | RaceRules, turn: Side = Side.WHITE) -> Position:
         """The starting position (BG-2, LN-2, PK-2, RB-2, JQ-2 …) with ``turn`` to move."""
         rules = find_rules(variant)
-        layout = dict(rules.start)
+        layout: dict[int | str, int] = dict(rules.start)
         return cls.from_own(rules, white=layout, black=layout, turn=turn)
 
     @classmethod
