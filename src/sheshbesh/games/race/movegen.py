@@ -25,7 +25,6 @@ each step, so the obligations see them (BF-9, last paragraph).
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 
 from ..errors import GameOver, InvalidDice
 from .moves import Play, RawStep
@@ -78,7 +77,7 @@ def generate(
         raise InvalidDice(
             f"RB-8: the complement {position.owed}-{position.owed} is owed, not {d1}-{d2}"
         )
-    first_turn = position.is_first_turn()
+    first_turn = (rules.head_rule or rules.doubles_chain) and position.is_first_turn()
     if rules.doubles_chain and d1 == d2 and first_turn:
         raise InvalidDice(f"RB-8: a double on the first turn is rolled again ({d1}-{d2})")
     start = to_search(position)
@@ -88,10 +87,11 @@ def generate(
     else:
         finals, used = _search(start, d1, d2, successors)
     turn = _next_turn(position, d1, d2, used)
-    return tuple(
-        Play(position, route, state, partial(from_search, position, state, turn))
-        for state, route in finals.items()
-    )
+
+    def build(state: State) -> Position:
+        return from_search(position, state, turn)
+
+    return tuple(Play(position, route, state, build) for state, route in finals.items())
 
 
 def _next_turn(position: Position, d1: int, d2: int, used: int) -> tuple[Side, int]:
@@ -179,6 +179,9 @@ def from_search(position: Position, state: State, next_turn: tuple[Side, int]) -
     bar[side.other] += state[HITS]
     waiting = list(position.waiting)
     waiting[side] = state[WAITING]
+    off = [0, 0]
+    off[side] = state[OFF]
+    off[side.other] = position.off[side.other]
     pins = position.pins
     if position.rules.lone_checker == "pin":
         pin_list = [0] * 24
@@ -194,6 +197,7 @@ def from_search(position: Position, state: State, next_turn: tuple[Side, int]) -
         ("pins", pins),
         ("turn", next_turn[0]),
         ("owed", next_turn[1]),
+        ("off", (off[0], off[1])),
     ):
         object.__setattr__(after, name, value)
     return after

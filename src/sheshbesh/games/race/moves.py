@@ -47,7 +47,7 @@ class Play:
         before: Position,
         raw: tuple[RawStep, ...],
         key: tuple[int, ...],
-        build: Callable[[], Position],
+        build: Callable[[tuple[int, ...]], Position],
     ) -> None:
         self.before = before
         self._raw = raw
@@ -65,7 +65,7 @@ class Play:
     def after(self) -> Position:
         """The position after the play, with the next side to roll."""
         if self._after is None:
-            self._after = self._build()
+            self._after = self._build(self._key)
         return self._after
 
     @property

@@ -27,7 +27,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..errors import InvalidPosition
@@ -65,8 +65,12 @@ class Position:
     turn: Side = Side.WHITE
     owed: int = 0
     """RB-8: the complement die the side to move still plays four times (0: none)."""
+    off: tuple[int, int] = field(init=False, compare=False, repr=False)
+    """Checkers borne off per side; derived from the rest, kept because rules ask often."""
 
     def __post_init__(self) -> None:
+        off = (CHECKERS - self._in_play(Side.WHITE), CHECKERS - self._in_play(Side.BLACK))
+        object.__setattr__(self, "off", off)
         _validate(self)
 
     # --- construction -------------------------------------------------------------
@@ -147,11 +151,11 @@ class Position:
         bar = [0, 0]
         waiting = [0, 0]
         pins = [0] * 24
-        for side, field in zip(Side, fields[1:3], strict=True):
-            if field[:1].upper() != side.letter:
-                raise InvalidPosition(f"field {field!r} should start with {side.letter}")
+        for side, checkers in zip(Side, fields[1:3], strict=True):
+            if checkers[:1].upper() != side.letter:
+                raise InvalidPosition(f"field {checkers!r} should start with {side.letter}")
             sign = 1 if side is Side.WHITE else -1
-            for token in filter(None, field[1:].split(",")):
+            for token in filter(None, checkers[1:].split(",")):
                 label, count = _split_count(token)
                 if label == "bar":
                     bar[side] += count
@@ -164,6 +168,8 @@ class Position:
                     pins[a - 1] = sign
                 else:
                     a = _absolute_point(label, token)
+                    if points[a - 1] * sign < 0:
+                        raise InvalidPosition(f"point A{a} holds both colours ({token!r})")
                     if points[a - 1]:
                         raise InvalidPosition(f"point A{a} is listed twice ({token!r})")
                     points[a - 1] = sign * count
@@ -243,8 +249,11 @@ class Position:
         free = sum(c * sign for c in self.points if c * sign > 0)
         return free + sum(1 for p in self.pins if p == sign)
 
+    def _in_play(self, side: Side) -> int:
+        return self.on_board(side) + self.bar[side] + self.waiting[side]
+
     def borne_off(self, side: Side) -> int:
-        return CHECKERS - self.on_board(side) - self.bar[side] - self.waiting[side]
+        return self.off[side]
 
     def pips(self, side: Side) -> int:
         """Pip count: the sum of own point numbers, bar and unentered counting 25."""
