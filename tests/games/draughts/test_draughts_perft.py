@@ -8,7 +8,7 @@ from sheshbesh.games.draughts import Position, perft
 
 DATA = Path(__file__).parent / "data" / "perft.txt"
 NODE_CAP = 30_000
-"""Counts above this run in bench/draughts_perft.py, not in the unit tests."""
+"""Counts above this run in bench/draughts.py, not in the unit tests."""
 
 
 def read_cases(text: str) -> list[tuple[str, str, int, int]]:

@@ -11,18 +11,25 @@ Two measurements, each the best of several repetitions:
 
 Ratios are our time divided by theirs: below 1.0 means ours is faster.
 
-    python bench/draughts_perft.py [--depth 6] [--positions 2000] [--repeat 3]
+    python bench/draughts.py [--depth 6] [--positions 2000] [--repeat 3]
 """
 
 import argparse
 import random
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
-import draughts
-from draughts.engines.turbo import perft_from_board
+# Run as a script, this file's folder comes first on sys.path and its own name
+# would hide the py-draughts package (import name ``draughts``).
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _HERE]
 
-from sheshbesh.games.draughts import Position, perft
+import draughts  # noqa: E402
+from draughts.engines.turbo import perft_from_board  # noqa: E402
+
+from sheshbesh.games.draughts import Position, perft  # noqa: E402
 
 START_COUNTS = {1: 9, 2: 81, 3: 658, 4: 4265, 5: 27117, 6: 167140}
 
