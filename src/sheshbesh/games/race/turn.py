@@ -102,7 +102,8 @@ class Turn:
     def play(self) -> Play:
         """The legal play the entered steps make; only when :attr:`complete`."""
         if not self.plays:
-            raise IllegalPlay(f"nothing can move with {self.dice[0]}-{self.dice[1]}: the turn passes")
+            d1, d2 = self.dice
+            raise IllegalPlay(f"nothing can move with {d1}-{d2}: the turn passes")
         if not self.complete:
             raise IllegalPlay(
                 f"the play is not complete: {len(self.steps)} of {self.used} dice played"
