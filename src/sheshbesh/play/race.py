@@ -420,8 +420,7 @@ class _Decider:
         self.played(self.moving().play())
 
     def on_play_text(self, action: act.PlayText) -> None:
-        turn = self.moving()
-        self.played(turn.position.play(turn.dice, action.text))
+        self.played(self.moving().play_text(action.text))
 
     def moving(self) -> Turn:
         if self.game.phase is not Phase.MOVE or self.game.turn is None:

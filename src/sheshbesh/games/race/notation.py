@@ -147,7 +147,12 @@ def parse_steps(text: str) -> tuple[Step, ...]:
     return tuple(steps)
 
 
-def resolve(position: Position, dice: tuple[int, int], text: str) -> Play:
+def resolve(
+    position: Position,
+    dice: tuple[int, int],
+    text: str,
+    plays: tuple[Play, ...] | None = None,
+) -> Play:
     """The legal play that ``text`` names.
 
     A text gives where checkers go and (with ``*``/``^``) which blots are hit; the
@@ -156,7 +161,8 @@ def resolve(position: Position, dice: tuple[int, int], text: str) -> Play:
     reachable with the dice and open to the mover (BF-8).
     """
     paths = parse_play(text)
-    plays = position.legal_plays(dice)
+    if plays is None:
+        plays = position.legal_plays(dice)
     if not plays:
         raise IllegalPlay(f"{text!r}: nothing can move with {dice[0]}-{dice[1]}; the turn passes")
     _check_route(position, dice, text, paths)

@@ -91,6 +91,12 @@ class Turn:
             self._guide,
         )
 
+    def play_text(self, text: str) -> Play:
+        """The legal play ``text`` names for this roll (a whole play in one action)."""
+        from .notation import resolve
+
+        return resolve(self.position, self.dice, text, self.plays)
+
     def undo(self) -> Turn:
         """Take back the last step (BF-10)."""
         if not self.steps:
