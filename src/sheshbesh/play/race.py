@@ -237,7 +237,8 @@ def evolve(game: RaceGame, event: Event) -> RaceGame:
             after = position.pass_turn()
         changes.update(position=after, turn=None, phase=Phase.ROLL, resign_declined=False)
     elif kind == "complement":
-        changes.update(phase=Phase.MOVE, turn=Turn.begin(position, _pair(event["dice"])))
+        owed = event["owed"]
+        changes.update(phase=Phase.MOVE, turn=Turn.begin(position, (owed, owed)))
     elif kind == "last_roll":
         changes.update(final_turn=True, phase=Phase.ROLL)
     elif kind == "doubled":
@@ -398,7 +399,7 @@ class _Decider:
         assert turn is not None
         side = self.game.position.turn
         if not turn.plays:
-            self.emit({"type": "passed", "side": side.letter, "dice": list(turn.dice)})
+            self.emit({"type": "passed", "side": side.letter})
             self.after_play(side)
         elif len(turn.plays) == 1 and self.game.options.auto_play_forced:
             self.played(turn.plays[0], auto=True)
@@ -461,7 +462,7 @@ class _Decider:
             return
         if position.owed and position.turn is mover:
             owed = position.owed
-            self.emit({"type": "complement", "side": mover.letter, "dice": [owed, owed]})
+            self.emit({"type": "complement", "side": mover.letter, "owed": owed})
             self.after_roll()
 
     def finish(self, winner: Side | None, level: int, cube: int, reason: str) -> None:
