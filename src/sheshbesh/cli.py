@@ -128,6 +128,20 @@ def _perft(args: argparse.Namespace) -> int:
     return 0
 
 
+def _verify_dice(args: argparse.Namespace) -> int:
+    """PL-2: recompute every roll of a record; exit 0 honest, 1 not, 2 unreadable."""
+    from sheshbesh.play.record import loads, verify_dice
+
+    try:
+        with open(args.record, encoding="utf-8") as file:
+            record = loads(file.read())
+    except OSError as error:
+        raise ValueError(f"cannot read {args.record}: {error.strerror}") from None
+    verdict = verify_dice(record)
+    print(verdict.report())
+    return 0 if verdict.honest else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sheshbesh",
@@ -143,6 +157,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     start = commands.add_parser("start", help="print the starting position")
     start.add_argument("variant", choices=VARIANTS)
+
+    verify = commands.add_parser("verify-dice", help="recompute every roll of a game record")
+    verify.add_argument("record", help="a sheshbesh record (JSON)")
 
     perft = commands.add_parser("perft", help="count move-tree leaves (draughts)")
     perft.add_argument("game", choices=["draughts"])
@@ -164,6 +181,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _print_moves(args)
         if args.command == "start":
             return _start(args)
+        if args.command == "verify-dice":
+            return _verify_dice(args)
         return _perft(args)
     except ValueError as error:
         print(f"sheshbesh: {error}", file=sys.stderr)

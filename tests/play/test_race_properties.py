@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import SeededDice
+from dice_sources import SeededDice
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

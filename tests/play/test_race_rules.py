@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from conftest import ListDice
+from dice_sources import ListDice
 
 from sheshbesh.games.errors import IllegalPlay
 from sheshbesh.games.race import Position, Side

@@ -5,8 +5,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-import pytest
-
 from sheshbesh.play.actions import Rolled
 
 
@@ -32,8 +30,3 @@ class SeededDice:
 
     def roll(self, nonce: str | None, count: int) -> Rolled:
         return Rolled(tuple(self.rng.randint(1, 6) for _ in range(count)))
-
-
-@pytest.fixture
-def list_dice() -> type[ListDice]:
-    return ListDice

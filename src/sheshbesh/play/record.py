@@ -1,0 +1,55 @@
+"""Game records: the event log as JSON, the one source of truth for a game.
+
+A record is ``{"format": "sheshbesh-record/1", "game": "race", "created": {...},
+"events": [...]}``; folding ``events`` over ``created`` gives the game
+(:func:`game_of`), the fair-dice verifier reads the same events, and exports
+read the same record.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from .dice import DiceVerdict, verify_events
+from .race import Event, RaceGame, replay
+
+FORMAT = "sheshbesh-record/1"
+
+
+class InvalidRecord(ValueError):
+    """A record that is not JSON, not ours, or whose events do not replay."""
+
+
+def make_record(created: Event, events: Iterable[Event]) -> dict[str, Any]:
+    return {"format": FORMAT, "game": "race", "created": created, "events": list(events)}
+
+
+def dumps(record: dict[str, Any]) -> str:
+    return json.dumps(record, ensure_ascii=False, indent=1)
+
+
+def loads(text: str) -> dict[str, Any]:
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InvalidRecord(f"not JSON: {error.msg} at line {error.lineno}") from None
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        raise InvalidRecord(f"not a sheshbesh record (expected format {FORMAT!r})")
+    if not isinstance(record.get("created"), dict) or not isinstance(record.get("events"), list):
+        raise InvalidRecord("a record needs 'created' and 'events'")
+    return record
+
+
+def game_of(record: dict[str, Any]) -> RaceGame:
+    """The game the record describes (its events folded)."""
+    try:
+        return replay(record["created"], record["events"])
+    except (KeyError, TypeError, ValueError, AssertionError) as error:
+        raise InvalidRecord(f"the events do not replay: {error!r}") from None
+
+
+def verify_dice(record: dict[str, Any]) -> DiceVerdict:
+    """Recompute every roll of the record (PL-2): the created event commits to roll 1."""
+    return verify_events([record["created"], *record["events"]])
