@@ -257,7 +257,9 @@ class DraughtsGame:
     def legal_actions(self) -> list[DraughtsAction]:
         """Every action a player may take now (a bot's or a fuzzer's menu).
 
-        Moves are in the rules' order. Server actions (``Timeout``,
+        Moves are in the rules' order; once DR-19 allows, each move is listed a
+        second time with a draw offer attached. A standing offer's answers are
+        the offered side's, whoever is to move. Server actions (``Timeout``,
         ``Adjudicate``) are not listed.
         """
         side = self.to_act
@@ -382,12 +384,9 @@ class _Decider:
     def play(self, text: str) -> None:
         game = self.game
         move = game.position.parse_move(text)
-        after = game.board.play(move)
         side = side_of(game.board.turn)
-        self.emit(
-            {"type": "played", "side": side.letter, "move": str(move),
-             "position": after.position.fen()}
-        )  # fmt: skip
+        after = game.position.apply(move).fen()
+        self.emit({"type": "played", "side": side.letter, "move": str(move), "position": after})
         outcome = self.game.board.outcome()
         if outcome is not None:
             winner = None if outcome.winner is None else side_of(outcome.winner)
