@@ -132,14 +132,66 @@ def _verify_dice(args: argparse.Namespace) -> int:
     """PL-2: recompute every roll of a record; exit 0 honest, 1 not, 2 unreadable."""
     from sheshbesh.play.record import loads, verify_dice
 
-    try:
-        with open(args.record, encoding="utf-8") as file:
-            record = loads(file.read())
-    except OSError as error:
-        raise ValueError(f"cannot read {args.record}: {error.strerror}") from None
+    record = loads(_read(args.record))
+    if record.get("game") == "draughts":
+        print("no dice: draughts is played without dice")
+        return 0
     verdict = verify_dice(record)
     print(verdict.report())
     return 0 if verdict.honest else 1
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as file:
+            return file.read()
+    except OSError as error:
+        raise ValueError(f"cannot read {path}: {error.strerror}") from None
+
+
+def _export(args: argparse.Namespace) -> int:
+    """Write a record as PDN (draughts) or .mat (games gnubg plays)."""
+    from sheshbesh.play.record import loads
+
+    record = loads(_read(args.record))
+    if record.get("game") == "draughts":
+        from sheshbesh.play.draughts_record import export_pdn, game_of
+
+        text = export_pdn(
+            game_of(record), white=args.white, black=args.black, event=args.event,
+            date=args.date, site=args.site,
+        )  # fmt: skip
+    else:
+        from sheshbesh.play.mat import export_record
+
+        text = export_record(record, white=args.white, black=args.black)
+    _write(args.output, text)
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    """Read PDN or .mat into sheshbesh records (JSON, one per game)."""
+    from sheshbesh.play.record import dumps
+
+    text = _read(args.file)
+    if args.file.lower().endswith(".pdn"):
+        from sheshbesh.play.draughts_record import import_pdn, make_record
+
+        records = [make_record(created, events) for created, events in import_pdn(text)]
+    else:
+        from sheshbesh.play.mat import import_records
+
+        records = import_records(text)
+    _write(args.output, "\n".join(dumps(record) for record in records))
+    return 0
+
+
+def _write(path: str | None, text: str) -> None:
+    if path is None:
+        print(text)
+        return
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(text if text.endswith("\n") else text + "\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -160,6 +212,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     verify = commands.add_parser("verify-dice", help="recompute every roll of a game record")
     verify.add_argument("record", help="a sheshbesh record (JSON)")
+
+    export = commands.add_parser("export", help="write a game record as PDN or .mat")
+    export.add_argument("record", help="a sheshbesh record (JSON)")
+    export.add_argument("-o", "--output", default=None, help="file to write (default: stdout)")
+    export.add_argument("--white", default="White")
+    export.add_argument("--black", default="Black")
+    export.add_argument("--event", default="sheshbesh")
+    export.add_argument("--date", default="????.??.??", help="YYYY.MM.DD")
+    export.add_argument("--site", default=None)
+
+    import_ = commands.add_parser("import", help="read PDN or .mat into sheshbesh records")
+    import_.add_argument("file", help="a .pdn or .mat file")
+    import_.add_argument("-o", "--output", default=None, help="file to write (default: stdout)")
 
     perft = commands.add_parser("perft", help="count move-tree leaves (draughts)")
     perft.add_argument("game", choices=["draughts"])
@@ -183,6 +248,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _start(args)
         if args.command == "verify-dice":
             return _verify_dice(args)
+        if args.command == "export":
+            return _export(args)
+        if args.command == "import":
+            return _import(args)
         return _perft(args)
     except ValueError as error:
         print(f"sheshbesh: {error}", file=sys.stderr)

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .dice import DiceVerdict, verify_events
 from .race import Event, RaceGame, replay
+
+if TYPE_CHECKING:
+    from .draughts import DraughtsGame
 
 FORMAT = "sheshbesh-record/1"
 
@@ -43,11 +46,22 @@ def loads(text: str) -> dict[str, Any]:
 
 
 def game_of(record: dict[str, Any]) -> RaceGame:
-    """The game the record describes (its events folded)."""
+    """The race game the record describes (its events folded)."""
+    if record.get("game") != "race":
+        raise InvalidRecord(f"not a race-game record: {record.get('game')!r}")
     try:
         return replay(record["created"], record["events"])
     except (KeyError, TypeError, ValueError, AssertionError) as error:
         raise InvalidRecord(f"the events do not replay: {error!r}") from None
+
+
+def any_game_of(record: dict[str, Any]) -> RaceGame | DraughtsGame:
+    """The game of a race or draughts record."""
+    if record.get("game") == "draughts":
+        from .draughts_record import game_of as draughts_game_of
+
+        return draughts_game_of(record)
+    return game_of(record)
 
 
 def verify_dice(record: dict[str, Any]) -> DiceVerdict:
