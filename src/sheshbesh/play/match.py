@@ -40,7 +40,7 @@ from sheshbesh.games.race import Side
 from . import actions as act
 from .errors import IllegalAction, InvalidOptions
 from .options import RaceOptions
-from .race import Event, Phase, RaceGame, evolve, from_created
+from .race import Event, Phase, RaceGame, Step, evolve, from_created
 from .result import Result
 
 MATCH_EVENTS = ("match_created", "game_finished", "game_started", "match_finished")
@@ -202,9 +202,7 @@ class Match:
         if isinstance(action, act.Timeout) and self.game.phase is Phase.OPENING:
             decider.finish(action.side.other, "BG-20")
         else:
-            step = self.game.apply(action, dice)
-            for event in step.events:
-                decider.emit({**event, "game": self.number, "game_seq": event["seq"]})
+            decider.adopt(self.game.apply(action, dice))
             if decider.match.game.finished:
                 decider.game_over(forfeit=isinstance(action, act.Timeout))
         return MatchStep(decider.match, tuple(events))
@@ -258,6 +256,14 @@ class _Decider:
         event["seq"] = self.match.seq + 1
         self.match = evolve_match(self.match, event)
         self.out.append(event)
+
+    def adopt(self, step: Step) -> None:
+        """The game's events, numbered in the match; the game already folded them."""
+        match = self.match
+        for offset, event in enumerate(step.events, 1):
+            seq = match.seq + offset
+            self.out.append({**event, "game": match.number, "game_seq": event["seq"], "seq": seq})
+        self.match = replace(match, game=step.game, seq=match.seq + len(step.events))
 
     def game_over(self, *, forfeit: bool) -> None:
         """Score the finished game; end the match (BG-18, BG-20) or start the next game."""
