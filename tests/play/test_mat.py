@@ -131,6 +131,25 @@ def test_gnubg_reads_a_money_game_as_a_0_point_match(tmp_path: Path, jacoby: boo
         assert GNUBG_SIDE[games[0]["winner"]] is game.result.winner
 
 
+def test_gnubg_reads_takhte_nard_money_games_but_not_their_automatic_doubles(
+    tmp_path: Path,
+) -> None:
+    """TN-1: backgammon for gnubg. Beavers read back; BG-15's automatic doubles cannot."""
+    gnubg.command("set jacoby on")
+    gnubg.command("set beavers 3")
+    for seed in (0, 2, 3, 11):
+        created, log = random_money_game(seed, "takhte_nard")
+        game = replay(created, log)
+        assert game.result is not None
+        text = export_mat(created, log)
+        position_id, _, games = gnubg_reads(text, tmp_path)
+        assert position_id == game.position.id()
+        assert GNUBG_SIDE[games[0]["winner"]] is game.result.winner
+        assert games[0]["points-won"] * 2**game.auto_doubles == game.result.points
+        assert ('[AutoDoubles "1"]' in text) is (game.auto_doubles == 1)
+    assert "Beavers => 4" in text
+
+
 def test_gnubg_reads_a_forfeited_match_and_our_import_keeps_the_forfeit(tmp_path: Path) -> None:
     """BG-20/PL-7: the timeout game is a ``Wins`` line; the header says who forfeited."""
     rng, dice = random.Random(22), SeededDice(22)
