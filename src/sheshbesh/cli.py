@@ -164,7 +164,8 @@ def _export(args: argparse.Namespace) -> int:
     else:
         from sheshbesh.play.mat import export_record
 
-        text = export_record(record, white=args.white, black=args.black)
+        date = None if args.date.startswith("?") else args.date
+        text = export_record(record, white=args.white, black=args.black, date=date)
     _write(args.output, text)
     return 0
 

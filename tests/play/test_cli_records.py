@@ -9,6 +9,7 @@ from pathlib import Path
 
 from sheshbesh.play.draughts import DraughtsGame, MoveAction
 from sheshbesh.play.draughts_record import make_record
+from sheshbesh.play.race import RaceGame
 from sheshbesh.play.record import any_game_of, dumps, loads
 
 
@@ -48,3 +49,20 @@ def test_export_of_a_file_that_is_not_a_record_fails_clearly(tmp_path: Path) -> 
     assert result.returncode == 2 and "not a sheshbesh record" in result.stderr
     missing = cli("export", str(tmp_path / "missing.json"))
     assert missing.returncode == 2 and "cannot read" in missing.stderr
+
+
+def test_race_record_exports_to_mat_and_imports_back(tmp_path: Path) -> None:
+    from test_record import played_record
+
+    record, game = played_record("backgammon", seed=21)
+    record_file = tmp_path / "game.json"
+    record_file.write_text(dumps(record))
+    mat = tmp_path / "game.mat"
+    exported = cli("export", str(record_file), "--white", "Ann", "--black", "Bob", "-o", str(mat))
+    assert exported.returncode == 0, exported.stderr
+    assert " 0 point match" in mat.read_text() and "Ann" in mat.read_text()
+    imported = cli("import", str(mat))
+    assert imported.returncode == 0, imported.stderr
+    again = any_game_of(loads(imported.stdout))
+    assert isinstance(again, RaceGame)
+    assert again.position == game.position and again.result == game.result

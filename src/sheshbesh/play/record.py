@@ -17,6 +17,7 @@ from .race import Event, RaceGame, replay
 
 if TYPE_CHECKING:
     from .draughts import DraughtsGame
+    from .match import Match
 
 FORMAT = "sheshbesh-record/1"
 
@@ -25,8 +26,9 @@ class InvalidRecord(ValueError):
     """A record that is not JSON, not ours, or whose events do not replay."""
 
 
-def make_record(created: Event, events: Iterable[Event]) -> dict[str, Any]:
-    return {"format": FORMAT, "game": "race", "created": created, "events": list(events)}
+def make_record(created: Event, events: Iterable[Event], game: str = "race") -> dict[str, Any]:
+    """A record of a race game (``game="race"``) or a match (``game="match"``)."""
+    return {"format": FORMAT, "game": game, "created": created, "events": list(events)}
 
 
 def dumps(record: dict[str, Any]) -> str:
@@ -55,12 +57,19 @@ def game_of(record: dict[str, Any]) -> RaceGame:
         raise InvalidRecord(f"the events do not replay: {error!r}") from None
 
 
-def any_game_of(record: dict[str, Any]) -> RaceGame | DraughtsGame:
-    """The game of a race or draughts record."""
+def any_game_of(record: dict[str, Any]) -> RaceGame | DraughtsGame | Match:
+    """The game (or match) of a race, match or draughts record."""
     if record.get("game") == "draughts":
         from .draughts_record import game_of as draughts_game_of
 
         return draughts_game_of(record)
+    if record.get("game") == "match":
+        from .match import replay_match
+
+        try:
+            return replay_match(record["created"], record["events"])
+        except (KeyError, TypeError, ValueError, AssertionError) as error:
+            raise InvalidRecord(f"the events do not replay: {error!r}") from None
     return game_of(record)
 
 
