@@ -162,10 +162,18 @@ def _export(args: argparse.Namespace) -> int:
             date=args.date, site=args.site,
         )  # fmt: skip
     else:
-        from sheshbesh.play.mat import export_record
+        from sheshbesh.play.mat import MAT_VARIANTS, export_record
+        from sheshbesh.play.text_record import export_text
 
         date = None if args.date.startswith("?") else args.date
-        text = export_record(record, white=args.white, black=args.black, date=date)
+        variant = record["created"].get("variant", record["created"].get("game", {}))
+        use_text = args.format == "text" or (
+            args.format is None and record.get("game") == "race" and variant not in MAT_VARIANTS
+        )
+        if use_text:
+            text = export_text(record, white=args.white, black=args.black, date=date)
+        else:
+            text = export_record(record, white=args.white, black=args.black, date=date)
     _write(args.output, text)
     return 0
 
@@ -179,6 +187,10 @@ def _import(args: argparse.Namespace) -> int:
         from sheshbesh.play.draughts_record import import_pdn, make_record
 
         records = [make_record(created, events) for created, events in import_pdn(text)]
+    elif text.lstrip().startswith('[Format "sheshbesh-text'):
+        from sheshbesh.play.text_record import import_text
+
+        records = [import_text(text)]
     else:
         from sheshbesh.play.mat import import_records
 
@@ -217,14 +229,18 @@ def build_parser() -> argparse.ArgumentParser:
     export = commands.add_parser("export", help="write a game record as PDN or .mat")
     export.add_argument("record", help="a sheshbesh record (JSON)")
     export.add_argument("-o", "--output", default=None, help="file to write (default: stdout)")
+    export.add_argument(
+        "--format", choices=["mat", "text"], default=None,
+        help="race games: .mat (backgammon, takhte nard; default) or our text format",
+    )  # fmt: skip
     export.add_argument("--white", default="White")
     export.add_argument("--black", default="Black")
     export.add_argument("--event", default="sheshbesh")
     export.add_argument("--date", default="????.??.??", help="YYYY.MM.DD")
     export.add_argument("--site", default=None)
 
-    import_ = commands.add_parser("import", help="read PDN or .mat into sheshbesh records")
-    import_.add_argument("file", help="a .pdn or .mat file")
+    import_ = commands.add_parser("import", help="read PDN, .mat or text into sheshbesh records")
+    import_.add_argument("file", help="a .pdn, .mat or sheshbesh text file")
     import_.add_argument("-o", "--output", default=None, help="file to write (default: stdout)")
 
     perft = commands.add_parser("perft", help="count move-tree leaves (draughts)")

@@ -66,3 +66,20 @@ def test_race_record_exports_to_mat_and_imports_back(tmp_path: Path) -> None:
     again = any_game_of(loads(imported.stdout))
     assert isinstance(again, RaceGame)
     assert again.position == game.position and again.result == game.result
+
+
+def test_other_variants_export_to_our_text_format_and_back(tmp_path: Path) -> None:
+    from test_record import played_record
+
+    record, game = played_record("long_nardy", seed=22)
+    record_file = tmp_path / "game.json"
+    record_file.write_text(dumps(record))
+    text_file = tmp_path / "game.txt"
+    exported = cli("export", str(record_file), "-o", str(text_file))
+    assert exported.returncode == 0, exported.stderr
+    assert text_file.read_text().startswith('[Format "sheshbesh-text/1"]')
+    imported = cli("import", str(text_file))
+    assert imported.returncode == 0, imported.stderr
+    again = any_game_of(loads(imported.stdout))
+    assert isinstance(again, RaceGame)
+    assert again.position == game.position and again.result == game.result
