@@ -376,3 +376,46 @@ def test_nothing_after_the_end_and_the_log_replays() -> None:
     with pytest.raises(IllegalAction, match="over"):
         game.apply(act.Roll(B))
     assert replay(created, log) == game
+
+
+def test_bg_10_cube_starts_centred_at_1_and_either_side_may_double_first() -> None:
+    game = at("backgammon", Position.start("backgammon").text())
+    assert game.cube == Cube(1, None) and game.can_double(W)
+    black_first = replace(game, position=replace(game.position, turn=B))
+    assert black_first.can_double(B)
+
+
+def test_tn_3_the_64_cap_holds_in_takhte_nard_too() -> None:
+    game = replace(at("takhte_nard", Position.start("takhte_nard").text()), cube=Cube(64, None))
+    assert not game.can_double(W)
+    doubled = run(replace(game, cube=Cube(32, None)), ListDice([]), act.Double(W))
+    assert not doubled.can_beaver(B)  # a beaver would pass 64 (BG-16)
+
+
+def test_ns_4_resigning_at_level_2_counts_as_mars() -> None:
+    game = at("short_nardy", Position.start("short_nardy").text(), stake_mode="mars")
+    game = run(game, ListDice([]), act.Resign(W, 2), act.AcceptResign(B))
+    assert game.result is not None and game.result.paid_to(B) == 2
+
+
+def test_ns_5_a_draw_returns_every_deposit() -> None:
+    result = score(options_rules("long_nardy"), RaceOptions.defaults("long_nardy"), None, 0, 1,
+                   "LN-13")  # fmt: skip
+    assert result.is_draw and result.paid_to(W) == 0 and result.paid_to(B) == 0
+
+
+def test_bg_21_the_server_rolls_only_for_the_side_on_turn_after_confirmation() -> None:
+    game = at("backgammon", Position.start("backgammon").text())
+    with pytest.raises(NotYourTurn):
+        game.apply(act.Roll(B), ListDice([(3, 1)]))
+    moving = run(game, ListDice([(3, 1)]), act.Roll(W), act.Move(W, 8, 5))
+    with pytest.raises(IllegalAction, match="start of your turn"):
+        moving.apply(act.Roll(W), ListDice([(6, 6)]))
+
+
+def test_bg_22_an_illegal_play_is_refused_not_condoned() -> None:
+    game = run(at("backgammon", Position.start("backgammon").text()), ListDice([(3, 1)]),
+               act.Roll(W))  # fmt: skip
+    with pytest.raises(IllegalPlay):
+        game.apply(act.PlayText(W, "13/12"))
+    assert game.phase is Phase.MOVE and game.position.turn is W
