@@ -139,12 +139,16 @@ def _search(start: State, d1: int, d2: int, successors: Successors) -> tuple[Rou
     return _strip(after_low), (1 if after_low else 0)
 
 
+def strip_mask(state: State) -> State:
+    """The state without turn-local bookkeeping (the CN-2 mask): what a play leaves."""
+    return (*state[:MASK], 0, *state[MASK + 1 :]) if state[MASK] else state
+
+
 def _strip(states: Routes) -> Routes:
-    """Merge states that differ only in turn-local bookkeeping (the CN-2 mask)."""
+    """Merge states that differ only in turn-local bookkeeping."""
     kept: Routes = {}
     for state, route in states.items():
-        key = (*state[:MASK], 0, *state[MASK + 1 :]) if state[MASK] else state
-        kept.setdefault(key, route)
+        kept.setdefault(strip_mask(state), route)
     return kept
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import IllegalPlay
-from .movegen import State, Successors, _successor_function, to_search
+from .movegen import State, Successors, _successor_function, strip_mask, to_search
 from .moves import Play, RawStep, Step
 from .position import Position
 
@@ -160,7 +160,7 @@ class _Guide:
     def _finishes(self, state: State, remaining: tuple[int, ...], depth: int) -> bool:
         """Whether ``state`` at ``depth`` steps can still end in a kept play."""
         if depth == self.used:
-            return self._strip(state) in self.finals
+            return strip_mask(state) in self.finals
         key = (state, remaining)
         if key not in self.memo:
             self.memo[key] = any(
@@ -170,12 +170,8 @@ class _Guide:
             )
         return self.memo[key]
 
-    @staticmethod
-    def _strip(state: State) -> State:
-        return (*state[:28], 0, *state[29:]) if state[28] else state
-
     def play_for(self, state: State) -> Play:
-        return self.finals[self._strip(state)]
+        return self.finals[strip_mask(state)]
 
 
 def _without(dice: tuple[int, ...], die: int) -> tuple[int, ...]:
