@@ -447,7 +447,6 @@ class _Decider:
         position = game.position
         outcome = position.outcome()
         if game.final_turn:
-            outcome = position.outcome()
             assert outcome is not None
             self.finish(outcome.winner, outcome.level, game.cube.value, outcome.rule)
             return

@@ -77,11 +77,10 @@ def generate(
         raise InvalidDice(
             f"RB-8: the complement {position.owed}-{position.owed} is owed, not {d1}-{d2}"
         )
-    first_turn = (rules.head_rule or rules.doubles_chain) and position.is_first_turn()
-    if rules.doubles_chain and d1 == d2 and first_turn:
+    if rules.doubles_chain and d1 == d2 and position.is_first_turn():
         raise InvalidDice(f"RB-8: a double on the first turn is rolled again ({d1}-{d2})")
     start = to_search(position)
-    successors = _successor_function(rules, start, first_turn, d1 == d2, d1)
+    successors = successors_for(position, start, d1, d2)
     if successors is _plain_successors and d1 == d2:
         finals, used = _plain_doubles(start, d1)
     else:
@@ -205,6 +204,13 @@ def from_search(position: Position, state: State, next_turn: tuple[Side, int]) -
     ):
         object.__setattr__(after, name, value)
     return after
+
+
+def successors_for(position: Position, start: State, d1: int, d2: int) -> Successors:
+    """The step enumerator for ``position`` (as ``start``) rolling ``d1``-``d2``."""
+    rules = position.rules
+    first_turn = (rules.head_rule or rules.doubles_chain) and position.is_first_turn()
+    return _successor_function(rules, start, first_turn, d1 == d2, d1)
 
 
 def _successor_function(

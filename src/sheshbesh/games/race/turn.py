@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import IllegalPlay
-from .movegen import State, Successors, _successor_function, strip_mask, to_search
+from .movegen import State, Successors, strip_mask, successors_for, to_search
 from .moves import Play, RawStep, Step
 from .position import Position
 
@@ -130,10 +130,7 @@ class _Guide:
         d1, d2 = dice
         self.used = len(plays[0].steps) if plays else 0
         self.all_dice = (d1,) * 4 if d1 == d2 else (max(d1, d2), min(d1, d2))
-        rules = position.rules
-        first = (rules.head_rule or rules.doubles_chain) and position.is_first_turn()
-        start = to_search(position)
-        self.successors: Successors = _successor_function(rules, start, first, d1 == d2, d1)
+        self.successors: Successors = successors_for(position, to_search(position), d1, d2)
         self.finals = {play.key: play for play in plays}
         self.single_die: int | None = None
         if self.used == 1 and d1 != d2:
