@@ -1,4 +1,4 @@
-"""The ``sheshbesh`` command: rules tools now, the club server later.
+"""The ``sheshbesh`` command: the club server (``serve``) and the rules tools.
 
 ``sheshbesh moves --stdin`` is a contract other tools depend on: one JSON object
 per input line, one JSON line out per line in, in order, flushed each time; a bad
@@ -207,6 +207,22 @@ def _write(path: str | None, text: str) -> None:
         file.write(text if text.endswith("\n") else text + "\n")
 
 
+def _serve(args: argparse.Namespace) -> int:
+    """Run the club (uvicorn) until interrupted; migrations run at start."""
+    import uvicorn
+
+    from sheshbesh.server.app import create_app
+    from sheshbesh.server.settings import Settings
+
+    settings = Settings.from_env(database_url=args.db, redis_url=args.redis)
+    print(f"sheshbesh: the club is at http://{args.host}:{args.port}", file=sys.stderr, flush=True)
+    uvicorn.run(
+        create_app(settings), host=args.host, port=args.port, log_level="warning",
+        ws_max_size=64 * 1024, proxy_headers=False,
+    )  # fmt: skip
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sheshbesh",
@@ -243,6 +259,15 @@ def build_parser() -> argparse.ArgumentParser:
     import_.add_argument("file", help="a .pdn, .mat or sheshbesh text file")
     import_.add_argument("-o", "--output", default=None, help="file to write (default: stdout)")
 
+    serve = commands.add_parser("serve", help="run the club at http://127.0.0.1:8000")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--db", default=None,
+        help="SQLite file or database URL (default: $DATABASE_URL, else sheshbesh.db)",
+    )  # fmt: skip
+    serve.add_argument("--redis", default=None, help="Redis URL (default: $REDIS_URL; none)")
+
     perft = commands.add_parser("perft", help="count move-tree leaves (draughts)")
     perft.add_argument("game", choices=["draughts"])
     perft.add_argument("--fen", default=None)
@@ -269,6 +294,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _export(args)
         if args.command == "import":
             return _import(args)
+        if args.command == "serve":
+            return _serve(args)
         return _perft(args)
     except ValueError as error:
         print(f"sheshbesh: {error}", file=sys.stderr)

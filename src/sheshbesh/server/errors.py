@@ -1,0 +1,82 @@
+"""Errors at the edge: every refusal is a status, a stable code and a clear message.
+
+Typed errors from the layers below (``IllegalPlay``, ``NotYourTurn``,
+``InsufficientFunds``…) are mapped here once, so routes and the WebSocket round
+raise what they mean and never build responses for errors by hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sheshbesh.games.draughts.errors import DraughtsError
+from sheshbesh.games.errors import GameError
+from sheshbesh.play.clock import ClockError
+from sheshbesh.play.dice import DiceError
+from sheshbesh.play.errors import IllegalAction, InvalidOptions, NotYourTurn, PlayError
+from sheshbesh.store.ledger import InsufficientFunds
+
+from .tables import BadAction
+
+
+class ApiError(Exception):
+    """A refusal with an HTTP status and a machine-readable code."""
+
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, message: str, *, status: int | None = None, code: str | None = None):
+        super().__init__(message)
+        self.message = message
+        if status is not None:
+            self.status = status
+        if code is not None:
+            self.code = code
+
+    def to_json(self) -> dict[str, Any]:
+        return {"error": self.code, "message": self.message}
+
+
+class NotFound(ApiError):
+    status, code = 404, "not_found"
+
+
+class Unauthorized(ApiError):
+    status, code = 401, "login_required"
+
+
+class Forbidden(ApiError):
+    status, code = 403, "forbidden"
+
+
+class Conflict(ApiError):
+    status, code = 409, "conflict"
+
+
+class TooMany(ApiError):
+    status, code = 429, "rate_limited"
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def as_api_error(error: Exception) -> ApiError:
+    """The :class:`ApiError` a lower layer's typed error becomes."""
+    if isinstance(error, ApiError):
+        return error
+    if isinstance(error, InsufficientFunds):
+        return ApiError(str(error), status=409, code="insufficient_funds")
+    if isinstance(error, NotYourTurn):
+        return ApiError(str(error), status=409, code="not_your_turn")
+    if isinstance(error, InvalidOptions):
+        return ApiError(str(error), status=422, code="invalid_options")
+    if isinstance(error, BadAction):
+        return ApiError(str(error), status=400, code="bad_action")
+    if isinstance(error, IllegalAction | PlayError | ClockError):
+        return ApiError(str(error), status=409, code="illegal_action")
+    if isinstance(error, GameError | DraughtsError):
+        return ApiError(str(error), status=409, code="illegal_move")
+    if isinstance(error, DiceError):
+        return ApiError(str(error), status=400, code="bad_nonce")
+    raise error

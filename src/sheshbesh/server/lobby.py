@@ -1,0 +1,362 @@
+"""The lobby: game requests (post, list, cancel, accept) and its live socket.
+
+A request names the variant, the stake and the table's options. The stake is
+the value of one point in a money game, or the whole prize of a match; a zero
+stake is a free game (PL-3). Accepting is one transaction: the request is
+claimed with a guarded ``UPDATE … WHERE status = 'open'`` (of two accepts at
+once, exactly one gets the game), both sides' largest loss goes into escrow
+(PL-5), the game is created with its opening roll, and the lobby hears of it
+after the commit. :func:`can_accept` is the one rule for who may accept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request, WebSocket
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from sqlalchemy import or_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.websockets import WebSocketDisconnect
+
+from sheshbesh.games import VARIANTS
+from sheshbesh.play.clock import Clock, InvalidTimeControl, TimeControl
+from sheshbesh.play.dice import DiceBox
+from sheshbesh.play.draughts import DraughtsOptions
+from sheshbesh.play.errors import InvalidOptions
+from sheshbesh.play.fair import FairDice
+from sheshbesh.play.options import RaceOptions
+from sheshbesh.store import ledger
+from sheshbesh.store.models import Game, GameEvent, User
+from sheshbesh.store.models import Request as GameRequest
+
+from .auth import require_user, user_json, user_of
+from .club import Club, club_of
+from .errors import ApiError, Conflict, Forbidden, NotFound
+from .round import store_applied
+from .tables import Applied, DraughtsTable, MatchTable, RaceTable, Table
+
+router = APIRouter(prefix="/api/requests", tags=["lobby"])
+socket_router = APIRouter()
+
+
+class RequestIn(BaseModel):
+    """A new game request; options a variant does not have are refused with the rule's ID."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    variant: str = Field(description="one of the club's variants, e.g. backgammon, draughts")
+    stake: StrictInt = Field(ge=0, description="FUN per point (money) or the match prize")
+    clock: str = Field(default="untimed", max_length=40,
+                       description='"untimed", "delay 12s + 5m" or "fischer 5m + 3s"')  # fmt: skip
+    cube: StrictBool | None = None
+    beavers: StrictBool | None = None
+    jacoby: StrictBool | None = None
+    auto_doubles: StrictInt | None = Field(default=None, ge=0, le=3)
+    match_length: StrictInt | None = Field(default=None, ge=0, le=25)
+    stake_mode: Literal["oin", "mars"] | None = None
+    last_roll: StrictBool | None = None
+    move_limit: StrictInt | None = Field(default=None, ge=0, le=1000)
+
+
+RACE_FIELDS = (
+    "cube",
+    "beavers",
+    "jacoby",
+    "auto_doubles",
+    "match_length",
+    "stake_mode",
+    "last_roll",
+)
+
+
+def table_options(body: RequestIn) -> tuple[str, dict[str, Any]]:
+    """The game kind and its checked options, or :class:`InvalidOptions`."""
+    if body.variant not in VARIANTS:
+        raise InvalidOptions(f"unknown variant {body.variant!r}; one of: {', '.join(VARIANTS)}")
+    if body.variant == "draughts":
+        extra = [name for name in RACE_FIELDS if getattr(body, name) is not None]
+        if extra:
+            raise InvalidOptions(f"draughts has no {extra[0]} option")
+        options = DraughtsOptions(move_limit=body.move_limit or 0).check()
+        return "draughts", options.to_json()
+    if body.move_limit is not None:
+        raise InvalidOptions("the move limit is a draughts option (DR-21)")
+    chosen = {name: getattr(body, name) for name in RACE_FIELDS if getattr(body, name) is not None}
+    race = RaceOptions.defaults(body.variant, **chosen)
+    return ("match" if race.match_length else "race"), race.to_json()
+
+
+def new_table(
+    kind: str, variant: str, options: dict[str, Any], commit: str | None
+) -> tuple[Table, dict[str, Any]]:
+    """A new table and its ``created`` event (the log's event 0)."""
+    if kind == "draughts":
+        return DraughtsTable.create(DraughtsOptions.from_json(options))
+    race = RaceOptions(**options)
+    assert commit is not None
+    if kind == "match":
+        return MatchTable.create_match(variant, race.match_length, race, commit)
+    return RaceTable.create(variant, race, commit)
+
+
+def opening_exposure(kind: str, variant: str, options: dict[str, Any]) -> int:
+    """The most stakes a side can lose once the game starts (BG-15 doubles included)."""
+    if kind != "race":
+        return 1
+    race = RaceOptions(**options)
+    table = RaceTable.create(variant, race, "0" * 64)[0]
+    return int(table.exposure() * 2**race.auto_doubles)
+
+
+def request_json(request: GameRequest, owner: User) -> dict[str, Any]:
+    return {
+        "id": request.id,
+        "owner": user_json(owner),
+        "variant": request.variant,
+        "stake": request.stake,
+        "options": request.options,
+        "clock": request.clock,
+        "status": request.status,
+        "game": request.game_id,
+        "created_at": request.created_at,
+    }
+
+
+def can_accept(request: GameRequest, user_id: int, balance: int, needed: int) -> str | None:
+    """Why ``user_id`` may not accept ``request`` (None: he may). The lobby shows the same."""
+    if request.status != "open":
+        return "the request is no longer open"
+    if request.owner_id == user_id:
+        return "you cannot accept your own request"
+    if balance < needed:
+        return f"this game needs {needed} FUN in escrow and you have {balance}"
+    return None
+
+
+async def abandoning(session: AsyncSession, user_id: int) -> str | None:
+    """The id of a live game the user has left (he must return before a new request)."""
+    game = await session.scalar(
+        select(Game.id)
+        .where(Game.status == "live")
+        .where(
+            or_(
+                (Game.seat0_id == user_id) & Game.away0.is_not(None),
+                (Game.seat1_id == user_id) & Game.away1.is_not(None),
+            )
+        )
+    )
+    return game
+
+
+# --- routes ---------------------------------------------------------------------------
+
+
+@router.post("", status_code=201)
+async def create_request(body: RequestIn, request: Request) -> dict[str, Any]:
+    club = club_of(request)
+    user = await require_user(request)
+    if body.stake > club.settings.max_stake:
+        raise ApiError(f"the largest stake is {club.settings.max_stake} FUN", status=422,
+                       code="invalid_stake")  # fmt: skip
+    kind, options = table_options(body)
+    try:
+        control = TimeControl.parse(body.clock)
+    except InvalidTimeControl as error:
+        raise ApiError(f"clock: {error}", status=422, code="invalid_clock") from None
+    needed = body.stake * opening_exposure(kind, body.variant, options)
+    async with club.db.transaction() as session:
+        left = await abandoning(session, user.id)
+        if left is not None:
+            raise Conflict(f"return to your game {left} before opening a new request",
+                           code="abandoning")  # fmt: skip
+        balance = await ledger.balance_of(session, user.id)
+        if balance < needed:
+            raise ApiError(
+                f"this request needs {needed} FUN in escrow and you have {balance}",
+                status=409,
+                code="insufficient_funds",
+            )
+        game_request = GameRequest(
+            id=club.new_id(), owner_id=user.id, variant=body.variant, stake=body.stake,
+            options=options, clock=str(control), status="open", created_at=club.now(),
+        )  # fmt: skip
+        session.add(game_request)
+    view = request_json(game_request, user)
+    await club.bus.publish("lobby", json.dumps({"t": "request_added", "d": view}))
+    return view
+
+
+@router.get("")
+async def open_requests(request: Request) -> list[dict[str, Any]]:
+    club = club_of(request)
+    async with club.db.read() as session:
+        rows = await session.execute(
+            select(GameRequest, User)
+            .join(User, User.id == GameRequest.owner_id)
+            .where(GameRequest.status == "open")
+            .order_by(GameRequest.created_at)
+        )
+        return [request_json(r, owner) for r, owner in rows.all()]
+
+
+@router.delete("/{request_id}")
+async def cancel_request(request_id: str, request: Request) -> dict[str, Any]:
+    club = club_of(request)
+    user = await require_user(request)
+    async with club.db.transaction() as session:
+        found = await session.get(GameRequest, request_id[:20])
+        if found is None:
+            raise NotFound(f"no request {request_id!r}")
+        if found.owner_id != user.id:
+            raise Forbidden("only the request's owner can cancel it")
+        claimed = await session.execute(
+            update(GameRequest)
+            .where(GameRequest.id == found.id, GameRequest.status == "open")
+            .values(status="cancelled")
+        )
+        if claimed.rowcount != 1:  # type: ignore[attr-defined]
+            raise Conflict("the request is no longer open", code="request_closed")
+    await club.bus.publish("lobby", json.dumps({"t": "request_removed", "d": {"id": found.id}}))
+    return {"ok": True}
+
+
+@router.post("/{request_id}/accept", status_code=201)
+async def accept_request(request_id: str, request: Request) -> dict[str, Any]:
+    """Claim the request, escrow both stakes and start the game, all or nothing."""
+    club = club_of(request)
+    user = await require_user(request)
+    game_id = club.new_id()
+    async with club.db.transaction() as session:
+        found = await session.get(GameRequest, request_id[:20])
+        if found is None:
+            raise NotFound(f"no request {request_id!r}")
+        kind = _kind(found)
+        needed = found.stake * opening_exposure(kind, found.variant, found.options)
+        balance = await ledger.balance_of(session, user.id)
+        why = can_accept(found, user.id, balance, needed)
+        if why is not None:
+            code = "insufficient_funds" if "escrow" in why else "cannot_accept"
+            raise ApiError(why, status=409, code=code)
+        left = await abandoning(session, user.id)
+        if left is not None:
+            raise Conflict(f"return to your game {left} before starting another",
+                           code="abandoning")  # fmt: skip
+        claimed = await session.execute(
+            update(GameRequest)
+            .where(GameRequest.id == found.id, GameRequest.status == "open")
+            .values(status="accepted", game_id=game_id)
+        )
+        if claimed.rowcount != 1:  # type: ignore[attr-defined]
+            raise Conflict("someone else accepted this request first", code="request_closed")
+        game = await start_game(club, session, found, game_id, user.id)
+    await club.bus.publish("lobby", json.dumps({"t": "request_removed", "d": {"id": found.id}}))
+    round_ = await club.round_registry().get(game.id)
+    summary = round_.summary()
+    await club.bus.publish("lobby", json.dumps({"t": "game_started", "d": summary}))
+    started = json.dumps({"t": "game_started", "d": summary})
+    for uid in (found.owner_id, user.id):
+        await club.bus.publish(f"user:{uid}", started)
+    return summary
+
+
+def _kind(found: GameRequest) -> str:
+    if found.variant == "draughts":
+        return "draughts"
+    return "match" if found.options.get("match_length") else "race"
+
+
+async def start_game(
+    club: Club, session: AsyncSession, found: GameRequest, game_id: str, acceptor: int
+) -> Game:
+    """Create the game row, its log (created + opening roll), escrow and clock."""
+    now = club.now()
+    kind = _kind(found)
+    dice = None
+    if kind != "draughts":
+        dice = FairDice(DiceBox.open(club.new_seed), club.new_seed, lambda: club.new_id())
+    table, created = new_table(kind, found.variant, found.options, dice.commit if dice else None)
+    control = TimeControl.parse(found.clock)
+    game = Game(
+        id=game_id, kind=kind, variant=found.variant, stake=found.stake, control=str(control),
+        seat0_id=found.owner_id, seat1_id=acceptor, status="live", seq=0,
+        dice_secret=None, next_roll=1, clock=None, held0=0, held1=0,
+        away0=now, away1=now, spectators=0, created_at=now,
+    )  # fmt: skip
+    session.add(game)
+    session.add(GameEvent(game_id=game_id, seq=0, event=created, at=now))
+    await session.flush()
+    started, events = table.start(dice)
+    clock = None
+    if started.to_act is not None:
+        clock = Clock.start(control).run(int(started.to_act), now)
+    await store_applied(club, session, game, Applied(started, events, clock), now)
+    if dice is not None:
+        game.dice_secret = dice.box.secret.hex()
+        game.next_roll = dice.box.next_roll
+    return game
+
+
+# --- the lobby socket ------------------------------------------------------------------
+
+
+@socket_router.websocket("/ws/lobby")
+async def lobby_socket(ws: WebSocket) -> None:
+    """Open requests and live games now, then every change; plus the user's own channel."""
+    from .channel import same_origin
+
+    club = club_of(ws)
+    if not same_origin(ws):
+        await ws.close(code=1008, reason="cross-site socket refused")
+        return
+    user = await user_of(club, ws)
+    await ws.accept()
+    queue: asyncio.Queue[str] = asyncio.Queue(maxsize=1024)
+
+    def on_message(text: str) -> None:
+        with contextlib.suppress(asyncio.QueueFull):
+            queue.put_nowait(text)
+
+    channels = ["lobby"] + ([f"user:{user.id}"] if user else [])
+    for channel in channels:
+        await club.bus.subscribe(channel, on_message)
+    try:
+        async with club.db.read() as session:
+            rows = await session.execute(
+                select(GameRequest, User)
+                .join(User, User.id == GameRequest.owner_id)
+                .where(GameRequest.status == "open")
+            )
+            requests = [request_json(r, owner) for r, owner in rows.all()]
+            ids = list(await session.scalars(select(Game.id).where(Game.status == "live")))
+        rounds = club.round_registry()
+        games = [(await rounds.get(game_id)).summary() for game_id in ids]
+        hello = {"t": "lobby", "d": {"requests": requests, "games": games,
+                                     "you": None if user is None else user_json(user)}}  # fmt: skip
+        await ws.send_text(json.dumps(hello))
+        reader = asyncio.create_task(_drain(ws))
+        while not reader.done():
+            getter = asyncio.create_task(queue.get())
+            done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
+            if getter in done:
+                await ws.send_text(getter.result())
+            else:
+                getter.cancel()
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        for channel in channels:
+            await club.bus.unsubscribe(channel, on_message)
+
+
+async def _drain(ws: WebSocket) -> None:
+    """Read (and answer pings on) the lobby socket until the client leaves."""
+    while True:
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        if message.get("text") and len(message["text"]) < 256 and '"ping"' in message["text"]:
+            await ws.send_text('{"t":"pong"}')

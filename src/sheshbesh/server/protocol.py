@@ -1,0 +1,98 @@
+"""WebSocket frames, both directions (documented in docs/protocol.md).
+
+Every frame is a JSON object ``{"t": type, "v": seq, "d": data}``; ``v`` is the
+game's sequence number where it matters. Client frames are parsed here into
+:data:`ClientMsg` values, and anything else (too long, not JSON, unknown type,
+wrong fields) becomes a :class:`BadFrame` whose message the client receives in
+an ``error`` frame while the socket stays open.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+
+class BadFrame(ValueError):
+    """A client frame the server cannot read."""
+
+    code = "bad_frame"
+
+
+@dataclass(frozen=True, slots=True)
+class ActionMsg:
+    """``{"t": "action", "v": seen, "d": {"type": ...}}``: act on the game as seen at ``v``."""
+
+    seen: int
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class SyncMsg:
+    """``{"t": "sync", "v": last}``: send every event after ``last`` (a resync)."""
+
+    last: int
+
+
+@dataclass(frozen=True, slots=True)
+class PingMsg:
+    """``{"t": "ping"}``: answered by ``pong`` (keeps proxies from closing idle sockets)."""
+
+
+ClientMsg = ActionMsg | SyncMsg | PingMsg
+
+
+def parse_client(text: str | bytes, max_size: int) -> ClientMsg:
+    """Read one client frame, or raise :class:`BadFrame` saying what is wrong.
+
+    >>> parse_client('{"t": "action", "v": 3, "d": {"type": "roll"}}', 4096)
+    ActionMsg(seen=3, data={'type': 'roll'})
+    >>> parse_client('{"t": "fly"}', 4096)
+    Traceback (most recent call last):
+    ...
+    sheshbesh.server.protocol.BadFrame: unknown frame type 'fly'; expected action, sync or ping
+    """
+    if len(text) > max_size:
+        raise BadFrame(f"frame of {len(text)} bytes is over the limit of {max_size}")
+    try:
+        frame = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise BadFrame(f"a frame is one JSON object: {error}") from None
+    if not isinstance(frame, dict):
+        raise BadFrame("a frame is a JSON object with 't'")
+    kind = frame.get("t")
+    if kind == "ping":
+        return PingMsg()
+    if kind == "sync":
+        return SyncMsg(_seq(frame))
+    if kind == "action":
+        data = frame.get("d")
+        if not isinstance(data, dict):
+            raise BadFrame("an action frame needs 'd', an object with the action's 'type'")
+        return ActionMsg(_seq(frame), data)
+    raise BadFrame(f"unknown frame type {kind!r}; expected action, sync or ping")
+
+
+def _seq(frame: dict[str, Any]) -> int:
+    value = frame.get("v")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**31:
+        raise BadFrame("'v' must be the last sequence number seen (a whole number >= 0)")
+    return value
+
+
+def frame(kind: str, data: Any = None, v: int | None = None) -> str:
+    """A server frame as text."""
+    out: dict[str, Any] = {"t": kind}
+    if v is not None:
+        out["v"] = v
+    if data is not None:
+        out["d"] = data
+    return json.dumps(out, separators=(",", ":"))
+
+
+def error_frame(code: str, message: str, re: str | None = None) -> str:
+    data = {"error": code, "message": message}
+    if re is not None:
+        data["re"] = re
+    return frame("error", data)

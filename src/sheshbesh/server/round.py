@@ -1,0 +1,467 @@
+"""Rounds: the one owner of each live game in this process (STYLE: one owner per game).
+
+A :class:`Round` handles one command at a time under its lock. Each command runs
+in one database transaction that locks the game's row (``SELECT … FOR UPDATE``
+on PostgreSQL; the single writer on SQLite), catches up with events another
+process may have stored, checks who acts and at which sequence number, applies
+the action through ``sheshbesh.play``, and stores the events, the dice box, the
+clock and the ledger rows together (DESIGN principles 3 and 4). Only after the
+commit is anyone told, through the bus.
+
+Time is the server's: the clock is read at the moment the command is handled,
+and a timer per round ends the game when a flag falls or when the player to act
+has been away longer than the grace (PL-7), so no game and no FUN is ever stuck.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+import secrets
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from sheshbesh.games.race import Side
+from sheshbesh.play.clock import Clock
+from sheshbesh.play.dice import DiceBox
+from sheshbesh.play.fair import FairDice
+from sheshbesh.store import ledger
+from sheshbesh.store.ledger import InsufficientFunds
+from sheshbesh.store.models import Game, GameEvent, User
+
+from .club import Club
+from .errors import ApiError, Conflict, Forbidden, NotFound
+from .tables import Applied, Table, replay_table
+
+log = logging.getLogger(__name__)
+
+
+class Round:
+    """A live game as this process knows it: the table, the clock and who is here."""
+
+    def __init__(self, club: Club, game_id: str) -> None:
+        self.club = club
+        self.id = game_id
+        self.lock = asyncio.Lock()
+        self.table: Table | None = None
+        self.game: Game | None = None
+        self.names: dict[int, str] = {}
+        self.here: dict[int, int] = {0: 0, 1: 0}
+        """Connections per seat in this process."""
+        self.timer: asyncio.Task[None] | None = None
+
+    # --- loading --------------------------------------------------------------------
+
+    async def load(self) -> None:
+        async with self.club.db.read() as session:
+            game = await session.get(Game, self.id)
+            if game is None:
+                raise NotFound(f"no game {self.id!r}")
+            events = await events_after(session, self.id, -1)
+            users = await session.execute(
+                select(User.id, User.username).where(User.id.in_([game.seat0_id, game.seat1_id]))
+            )
+            self.names = {uid: name for uid, name in users.all()}
+        self.game = game
+        self.table = replay_table(game.kind, events[0], events[1:])
+
+    async def catch_up(self, session: AsyncSession, game: Game) -> Table:
+        """The table at the stored sequence number (another process may have moved on)."""
+        table = self.table
+        assert table is not None
+        if game.seq != table.seq:
+            events = await events_after(session, self.id, -1)
+            table = replay_table(game.kind, events[0], events[1:])
+        return table
+
+    # --- reading --------------------------------------------------------------------
+
+    @property
+    def seats(self) -> tuple[int, int]:
+        assert self.game is not None
+        return self.game.seat0_id, self.game.seat1_id
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        if user_id is None:
+            return None
+        seat0, seat1 = self.seats
+        return 0 if user_id == seat0 else 1 if user_id == seat1 else None
+
+    def players(self) -> list[dict[str, Any]]:
+        return [
+            {"seat": seat, "id": uid, "username": self.names.get(uid, "?")}
+            for seat, uid in enumerate(self.seats)
+        ]
+
+    def clock(self) -> Clock | None:
+        assert self.game is not None
+        return None if self.game.clock is None else Clock.from_state(self.game.clock)
+
+    def clock_json(self, now: float) -> dict[str, Any] | None:
+        clock = self.clock()
+        if clock is None:
+            return None
+        return clock.to_json(max(now, clock.at or now))
+
+    def to_act_seat(self) -> int | None:
+        assert self.table is not None
+        side = self.table.to_act
+        return None if side is None or self.table.finished else self.table.seat_of(side)
+
+    def presence(self) -> list[dict[str, Any]]:
+        assert self.game is not None
+        grace = self.club.settings.abandon_grace
+        return [
+            {"seat": seat, "online": away is None, "since": away,
+             "deadline": None if away is None else away + grace}
+            for seat, away in enumerate((self.game.away0, self.game.away1))
+        ]  # fmt: skip
+
+    def summary(self) -> dict[str, Any]:
+        """The game as the lobby's "now playing" list shows it."""
+        game, table = self.game, self.table
+        assert game is not None and table is not None
+        view = table.view()
+        return {
+            "id": game.id,
+            "kind": game.kind,
+            "variant": game.variant,
+            "stake": game.stake,
+            "control": game.control,
+            "players": self.players(),
+            "white_seat": table.white_seat(),
+            "score": view.get("match", {}).get("score"),
+            "spectators": game.spectators,
+            "status": game.status,
+            "seq": table.seq,
+        }
+
+    def snapshot(self, seat: int | None, now: float) -> dict[str, Any]:
+        table, game = self.table, self.game
+        assert table is not None and game is not None
+        to_act = self.to_act_seat()
+        return self.summary() | {
+            "you": seat,
+            "state": table.view(),
+            "clock": self.clock_json(now),
+            "presence": self.presence(),
+            "to_act": to_act,
+            "legal": table.legal() if seat is not None and seat == to_act else None,
+        }
+
+    # --- acting ---------------------------------------------------------------------
+
+    async def act(self, user_id: int | None, seen: int, data: Any) -> int:
+        """A player's action on the game at sequence ``seen``; returns the new sequence."""
+        async with self.lock:
+            async with self.club.db.transaction() as session:
+                game = await self._locked(session)
+                table = await self.catch_up(session, game)
+                seat = self.seat_of(user_id)
+                if seat is None:
+                    raise Forbidden("only the game's players can act; spectators watch",
+                                    code="not_a_player")  # fmt: skip
+                if game.status != "live":
+                    raise Conflict("the game is over", code="game_over")
+                if seen != game.seq:
+                    raise Conflict(
+                        f"stale action: it was sent at move {seen}, the game is at {game.seq};"
+                        " resync and try again",
+                        code="stale",
+                    )
+                action = table.parse(data, table.side_of(seat))
+                applied = await self._apply(session, game, table, action)
+            self._adopt(applied, game)
+        await self.publish(applied)
+        return applied.table.seq
+
+    async def expire(self) -> None:
+        """End the game if the running flag fell or the player to act stayed away (PL-7)."""
+        async with self.lock:
+            applied = None
+            async with self.club.db.transaction() as session:
+                game = await self._locked(session)
+                if game.status != "live":
+                    self.game = game
+                    return
+                table = await self.catch_up(session, game)
+                self.table, self.game = table, game
+                side = self._forfeiter(game, table)
+                if side is not None:
+                    applied = await self._apply(session, game, table, table.timeout(side))
+            if applied is not None:
+                self._adopt(applied, game)
+        if applied is not None:
+            await self.publish(applied)
+        self.schedule()
+
+    def _forfeiter(self, game: Game, table: Table) -> Side | None:
+        now = self.club.now()
+        clock = self.clock()
+        if clock is not None and clock.control.timed:
+            flagged = clock.flagged(max(now, clock.at or now))
+            if flagged is not None:
+                return Side(flagged)
+        seat = self.to_act_seat()
+        if seat is None:
+            return None
+        away = game.away0 if seat == 0 else game.away1
+        if away is not None and now >= away + self.club.settings.abandon_grace:
+            return table.side_of(seat)
+        return None
+
+    async def _locked(self, session: AsyncSession) -> Game:
+        game = await session.scalar(select(Game).where(Game.id == self.id).with_for_update())
+        if game is None:
+            raise NotFound(f"no game {self.id!r}")
+        return game
+
+    async def _apply(self, session: AsyncSession, game: Game, table: Table, action: Any) -> Applied:
+        club = self.club
+        dice = None
+        if game.dice_secret is not None:
+            box = DiceBox(game.next_roll, bytes.fromhex(game.dice_secret))
+            dice = FairDice(box, club.new_seed, lambda: secrets.token_hex(8))
+        clock = None if game.clock is None else Clock.from_state(game.clock)
+        now = club.now()
+        if clock is not None and clock.at is not None:
+            now = max(now, clock.at)
+        applied = table.apply(action, dice, clock, now)
+        await store_applied(club, session, game, applied, now)
+        if dice is not None:
+            game.dice_secret = dice.box.secret.hex()
+            game.next_roll = dice.box.next_roll
+        return applied
+
+    def _adopt(self, applied: Applied, game: Game) -> None:
+        self.table = applied.table
+        self.game = game
+
+    async def publish(self, applied: Applied) -> None:
+        """Tell every process's sockets (and the lobby, when the game ends)."""
+        table = applied.table
+        seat = self.to_act_seat()
+        message = {
+            "events": list(applied.events),
+            "seq": table.seq,
+            "state": table.view(),
+            "clock": self.clock_json(self.club.now()),
+            "to_act": seat,
+            "legal": table.legal() if seat is not None else None,
+        }
+        await self.club.bus.publish(f"game:{self.id}", json.dumps(message))
+        if table.finished:
+            await self.club.bus.publish("lobby", json.dumps({"t": "game_finished",
+                                                             "d": self.summary()}))  # fmt: skip
+        elif any(event["type"] == "game_finished" for event in applied.events):
+            await self.club.bus.publish("lobby", json.dumps({"t": "game_updated",
+                                                             "d": self.summary()}))  # fmt: skip
+        self.schedule()
+
+    # --- presence -------------------------------------------------------------------
+
+    async def arrive(self, seat: int) -> None:
+        self.here[seat] += 1
+        if self.here[seat] == 1:
+            await self._mark(seat, None)
+
+    async def leave(self, seat: int) -> None:
+        self.here[seat] -= 1
+        if self.here[seat] == 0:
+            await self._mark(seat, self.club.now())
+
+    async def _mark(self, seat: int, away: float | None) -> None:
+        column = "away0" if seat == 0 else "away1"
+        async with self.lock:
+            async with self.club.db.transaction() as session:
+                await session.execute(update(Game).where(Game.id == self.id).values({column: away}))
+                game = await session.get(Game, self.id)
+            assert game is not None
+            self.game = game
+        grace = self.club.settings.abandon_grace
+        presence = {"seat": seat, "online": away is None, "since": away,
+                    "deadline": None if away is None else away + grace}  # fmt: skip
+        await self.club.bus.publish(f"game:{self.id}", json.dumps({"presence": presence}))
+        self.schedule()
+
+    async def refresh(self) -> None:
+        """Reload after another process changed the game (presence, events)."""
+        async with self.lock, self.club.db.read() as session:
+            game = await session.get(Game, self.id)
+            if game is not None:
+                self.table = await self.catch_up(session, game)
+                self.game = game
+        self.schedule()
+
+    # --- timers ---------------------------------------------------------------------
+
+    def deadline(self) -> float:
+        """When this round must next check for a fallen flag or an absent player."""
+        game, table = self.game, self.table
+        if game is None or table is None or game.status != "live":
+            return math.inf
+        now = self.club.now()
+        deadline = math.inf
+        clock = self.clock()
+        if clock is not None and clock.control.timed:
+            wait = clock.time_to_flag(max(now, clock.at or now))
+            if wait is not None:
+                deadline = now + wait
+        seat = self.to_act_seat()
+        if seat is not None:
+            away = game.away0 if seat == 0 else game.away1
+            if away is not None:
+                deadline = min(deadline, away + self.club.settings.abandon_grace)
+        return deadline
+
+    def schedule(self) -> None:
+        if self.timer is not None and not self.timer.done():
+            self.timer.cancel()
+        deadline = self.deadline()
+        if deadline < math.inf:
+            self.timer = asyncio.get_running_loop().create_task(self._wait(deadline))
+
+    async def _wait(self, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - self.club.now()) + 0.01)
+        try:
+            await self.expire()
+        except Exception:
+            log.exception("round %s: timeout check failed", self.id)
+
+    def stop(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+
+
+async def store_applied(
+    club: Club, session: AsyncSession, game: Game, applied: Applied, now: float
+) -> None:
+    """Write the events, the clock, the escrow top-up and the payout of one action."""
+    table = applied.table
+    for event in applied.events:
+        session.add(GameEvent(game_id=game.id, seq=event["seq"], event=event, at=now))
+    game.seq = table.seq
+    if applied.clock is not None:
+        game.clock = applied.clock.to_state()
+    if table.finished:
+        await pay_out(club, session, game, table, now)
+    else:
+        await top_up(club, session, game, table, now)
+
+
+async def top_up(club: Club, session: AsyncSession, game: Game, table: Table, now: float) -> None:
+    """PL-5: hold each side's largest possible loss; a double both cannot cover is refused."""
+    needed = game.stake * table.exposure()
+    more = needed - min(game.held0, game.held1)
+    if more <= 0:
+        return
+    escrow = await ledger.escrow_of(session, game.id)
+    wallets = [await ledger.wallet_of(session, uid) for uid in (game.seat0_id, game.seat1_id)]
+    try:
+        await ledger.transfer(
+            session, "escrow", [(wallets[0], -more), (wallets[1], -more), (escrow, 2 * more)],
+            now=now, game_id=game.id, seq=table.seq,
+        )  # fmt: skip
+    except InsufficientFunds as error:
+        short = 0 if error.account.id == wallets[0].id else 1
+        name = await session.get(User, (game.seat0_id, game.seat1_id)[short])
+        who = name.username if name is not None else f"seat {short}"
+        raise ApiError(
+            f"not enough FUN to raise the stakes: each player must hold {needed} FUN in escrow"
+            f" ({more} more), and {who} has {error.account.balance} (PL-5)",
+            status=409,
+            code="insufficient_funds",
+        ) from None
+    game.held0 += more
+    game.held1 += more
+
+
+async def pay_out(club: Club, session: AsyncSession, game: Game, table: Table, now: float) -> None:
+    """Release the escrow: each seat gets back what it held plus its payout (a draw: stakes)."""
+    payout = table.payout() or {}
+    seats_paid = [payout.get(table.side_of(seat), 0) * game.stake for seat in (0, 1)]
+    held = (game.held0, game.held1)
+    escrow = await ledger.escrow_of(session, game.id)
+    wallets = [await ledger.wallet_of(session, uid) for uid in (game.seat0_id, game.seat1_id)]
+    entries = [(wallets[s], held[s] + seats_paid[s]) for s in (0, 1)]
+    if any(amount < 0 for _, amount in entries):
+        raise RuntimeError(f"game {game.id}: payout {seats_paid} exceeds escrow {held}")
+    await ledger.transfer(
+        session, "payout", [*entries, (escrow, -(held[0] + held[1]))],
+        now=now, game_id=game.id, seq=table.seq,
+    )  # fmt: skip
+    game.held0 = game.held1 = 0
+    game.status = "finished"
+    game.finished_at = now
+    result = dict(table.view().get("result") or {})
+    winner = result.get("winner")
+    result["winner_seat"] = None if winner is None else table.seat_of(Side.from_letter(winner))
+    game.result = result
+
+
+async def events_after(session: AsyncSession, game_id: str, seq: int) -> list[dict[str, Any]]:
+    """The stored events with a sequence number above ``seq``, in order."""
+    rows = await session.scalars(
+        select(GameEvent.event)
+        .where(GameEvent.game_id == game_id, GameEvent.seq > seq)
+        .order_by(GameEvent.seq)
+    )
+    return list(rows)
+
+
+class Rounds:
+    """This process's rounds, loaded on first use; at start, every live game's (for timers)."""
+
+    def __init__(self, club: Club) -> None:
+        self.club = club
+        self.rounds: dict[str, Round] = {}
+        self.loading: dict[str, asyncio.Future[Round]] = {}
+
+    async def get(self, game_id: str) -> Round:
+        found = self.rounds.get(game_id)
+        if found is not None:
+            return found
+        if game_id in self.loading:
+            return await self.loading[game_id]
+        future: asyncio.Future[Round] = asyncio.get_running_loop().create_future()
+        self.loading[game_id] = future
+        try:
+            round_ = Round(self.club, game_id)
+            await round_.load()
+            self.rounds[game_id] = round_
+            round_.schedule()
+            future.set_result(round_)
+            return round_
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: nobody else may be waiting
+            raise
+        finally:
+            del self.loading[game_id]
+
+    async def start(self) -> None:
+        """Load every live game so that its timers run even if nobody reconnects."""
+        async with self.club.db.read() as session:
+            ids = list(await session.scalars(select(Game.id).where(Game.status == "live")))
+        for game_id in ids:
+            with contextlib.suppress(ApiError):
+                await self.get(game_id)
+
+    def forget_finished(self) -> None:
+        for game_id, round_ in list(self.rounds.items()):
+            if (
+                round_.game is not None
+                and round_.game.status != "live"
+                and not any(round_.here.values())
+            ):
+                round_.stop()
+                del self.rounds[game_id]
+
+    def stop(self) -> None:
+        for round_ in self.rounds.values():
+            round_.stop()

@@ -1,0 +1,92 @@
+"""Profiles and the wallet: a player's balance, record of results and ledger history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from sqlalchemy import func, or_, select
+
+from sheshbesh.store import ledger
+from sheshbesh.store.models import Account, Entry, Game, Transfer, User
+
+from .auth import require_user, user_json
+from .club import club_of
+from .errors import NotFound
+
+router = APIRouter(prefix="/api", tags=["profiles"])
+
+
+@router.get("/users/{username}")
+async def profile(username: str, request: Request) -> dict[str, Any]:
+    """Games played and their results; the balance only for the player himself."""
+    club = club_of(request)
+    viewer = None
+    try:
+        viewer = await require_user(request)
+    except Exception:
+        viewer = None
+    async with club.db.read() as session:
+        user = await session.scalar(select(User).where(User.username_key == username.lower()[:20]))
+        if user is None:
+            raise NotFound(f"no player {username!r}")
+        games = list(
+            await session.scalars(
+                select(Game)
+                .where(or_(Game.seat0_id == user.id, Game.seat1_id == user.id))
+                .order_by(Game.created_at.desc())
+            )
+        )
+        out = user_json(user) | {"created_at": user.created_at} | record_of(user.id, games)
+        if viewer is not None and viewer.id == user.id:
+            out["balance"] = await ledger.balance_of(session, user.id)
+        out["recent"] = [
+            {"id": g.id, "variant": g.variant, "kind": g.kind, "stake": g.stake,
+             "status": g.status, "result": g.result, "seat": 0 if g.seat0_id == user.id else 1}
+            for g in games[:20]
+        ]  # fmt: skip
+    return out
+
+
+def record_of(user_id: int, games: list[Game]) -> dict[str, int]:
+    """Played, won, lost and drawn among finished games."""
+    won = lost = drawn = 0
+    finished = [g for g in games if g.status == "finished" and g.result]
+    for game in finished:
+        seat = 0 if game.seat0_id == user_id else 1
+        winner = (game.result or {}).get("winner_seat")
+        if winner is None:
+            drawn += 1
+        elif winner == seat:
+            won += 1
+        else:
+            lost += 1
+    return {"played": len(finished), "won": won, "lost": lost, "drawn": drawn,
+            "playing": sum(1 for g in games if g.status == "live")}  # fmt: skip
+
+
+@router.get("/me/ledger")
+async def my_ledger(request: Request, limit: int = 100) -> list[dict[str, Any]]:
+    """The player's wallet movements, newest first: grant, escrow, payouts."""
+    club = club_of(request)
+    user = await require_user(request)
+    async with club.db.read() as session:
+        rows = await session.execute(
+            select(Transfer, Entry.amount)
+            .join(Entry, Entry.transfer_id == Transfer.id)
+            .join(Account, Account.id == Entry.account_id)
+            .where(Account.user_id == user.id)
+            .order_by(Transfer.id.desc())
+            .limit(max(1, min(limit, 1000)))
+        )
+        return [
+            {"id": t.id, "reason": t.reason, "amount": amount, "game": t.game_id,
+             "seq": t.seq, "at": t.created_at}
+            for t, amount in rows.all()
+        ]  # fmt: skip
+
+
+async def ledger_total(request: Request) -> int:
+    club = club_of(request)
+    async with club.db.read() as session:
+        return int(await session.scalar(select(func.coalesce(func.sum(Account.balance), 0))) or 0)

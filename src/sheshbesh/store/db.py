@@ -1,0 +1,104 @@
+"""The database connection: one engine, transactions, and migrations at start.
+
+SQLite (the default, a file beside the server) runs in WAL mode so readers never
+wait for the writer; one process is its single writer, so writes take an
+in-process lock instead of racing SQLite's own (whose lock upgrades fail
+instead of waiting). PostgreSQL (``DATABASE_URL``) serialises writes to one game
+with ``SELECT … FOR UPDATE`` (see ``round.py``) and needs no lock here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def async_url(url: str) -> str:
+    """The SQLAlchemy async URL for a plain one (``postgresql://`` → asyncpg, a path → SQLite).
+
+    >>> async_url("postgresql://club@localhost/club")
+    'postgresql+asyncpg://club@localhost/club'
+    >>> async_url("club.db")
+    'sqlite+aiosqlite:///club.db'
+    """
+    if "://" not in url:
+        return f"sqlite+aiosqlite:///{url}"
+    scheme, rest = url.split("://", 1)
+    if scheme in ("postgres", "postgresql"):
+        return f"postgresql+asyncpg://{rest}"
+    if scheme == "sqlite":
+        return f"sqlite+aiosqlite://{rest}"
+    return url
+
+
+class Database:
+    """The engine and its session factory; ``transaction()`` is the only way to write."""
+
+    def __init__(self, url: str, *, echo: bool = False) -> None:
+        self.url = async_url(url)
+        self.is_sqlite = make_url(self.url).get_backend_name() == "sqlite"
+        options: dict[str, Any] = {"echo": echo}
+        if not self.is_sqlite:
+            options.update(pool_size=20, max_overflow=20, pool_pre_ping=True)
+        self.engine: AsyncEngine = create_async_engine(self.url, **options)
+        if self.is_sqlite:
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self._write_lock = asyncio.Lock()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncSession]:
+        """A session inside one transaction: committed on success, rolled back on error."""
+        if self.is_sqlite:
+            async with self._write_lock, self.sessions() as session, session.begin():
+                yield session
+        else:
+            async with self.sessions() as session, session.begin():
+                yield session
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[AsyncSession]:
+        """A session for reading only (never blocks the writer on SQLite's WAL)."""
+        async with self.sessions() as session:
+            yield session
+
+    async def migrate(self) -> None:
+        """Bring the schema to the newest migration (run at every start)."""
+        async with self.engine.begin() as connection:
+            await connection.run_sync(_upgrade)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+def _upgrade(connection: Any) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")

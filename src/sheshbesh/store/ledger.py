@@ -1,0 +1,131 @@
+"""The FUN ledger: double-entry transfers between accounts (DESIGN principle 4).
+
+Every movement of FUN is one :class:`Transfer` whose entries sum to zero, made
+inside the caller's transaction, so it commits or rolls back with the event
+that caused it. A balance changes only through a guarded ``UPDATE … SET
+balance = balance + amount WHERE balance + amount >= 0``: two transfers racing
+for the last FUN cannot both pass, on SQLite or PostgreSQL, and the loser gets
+:class:`InsufficientFunds` with nothing written. The system account (grants,
+shop income) is the only one allowed below zero, so all balances sum to zero.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.attributes import set_committed_value
+
+from .models import Account, Entry, Transfer
+
+GRANT = 100_000
+"""What a new player receives (the club's welcome)."""
+
+
+class LedgerError(ValueError):
+    """Base of the ledger's typed errors."""
+
+
+class InsufficientFunds(LedgerError):
+    """A transfer would take an account below zero."""
+
+    def __init__(self, account: Account, needed: int) -> None:
+        self.account = account
+        self.needed = needed
+        super().__init__(f"not enough FUN: {needed} needed, {account.balance} available")
+
+
+class UnbalancedTransfer(LedgerError):
+    """Entries that do not sum to zero (a bug, never a user error)."""
+
+
+async def system_account(session: AsyncSession, name: str) -> Account:
+    """The named system account, created on first use."""
+    account = await session.scalar(select(Account).where(Account.name == name))
+    if account is None:
+        account = Account(kind="system", name=name, balance=0)
+        session.add(account)
+        await session.flush()
+    return account
+
+
+async def open_wallet(session: AsyncSession, user_id: int) -> Account:
+    account = Account(kind="wallet", user_id=user_id, balance=0)
+    session.add(account)
+    await session.flush()
+    return account
+
+
+async def wallet_of(session: AsyncSession, user_id: int) -> Account:
+    account = await session.scalar(select(Account).where(Account.user_id == user_id))
+    if account is None:
+        raise LedgerError(f"user {user_id} has no wallet")
+    return account
+
+
+async def escrow_of(session: AsyncSession, game_id: str) -> Account:
+    """The game's escrow account, opened on first use."""
+    account = await session.scalar(select(Account).where(Account.game_id == game_id))
+    if account is None:
+        account = Account(kind="escrow", game_id=game_id, balance=0)
+        session.add(account)
+        await session.flush()
+    return account
+
+
+async def transfer(
+    session: AsyncSession,
+    reason: str,
+    entries: Iterable[tuple[Account, int]],
+    *,
+    now: float,
+    game_id: str | None = None,
+    seq: int | None = None,
+) -> Transfer | None:
+    """Move FUN: ``entries`` are (account, amount) pairs summing to zero; zeros are skipped.
+
+    Debits are applied before credits so that a failing debit leaves nothing
+    half-done within the caller's transaction (the caller rolls back anyway).
+    """
+    moves = [(account, amount) for account, amount in entries if amount != 0]
+    if sum(amount for _, amount in moves) != 0:
+        raise UnbalancedTransfer(f"{reason}: entries sum to {sum(a for _, a in moves)}")
+    if not moves:
+        return None
+    record = Transfer(reason=reason, game_id=game_id, seq=seq, created_at=now)
+    session.add(record)
+    await session.flush()
+    for account, amount in sorted(moves, key=lambda move: move[1]):
+        await _apply(session, account, amount)
+        session.add(Entry(transfer_id=record.id, account_id=account.id, amount=amount))
+    await session.flush()
+    return record
+
+
+async def _apply(session: AsyncSession, account: Account, amount: int) -> None:
+    statement = (
+        update(Account)
+        .where(Account.id == account.id)
+        .values(balance=Account.balance + amount)
+        .returning(Account.balance)
+    )
+    if account.kind != "system":
+        statement = statement.where(Account.balance + amount >= 0)
+    balance = await session.scalar(statement)
+    if balance is None:
+        await session.refresh(account)
+        raise InsufficientFunds(account, -amount)
+    # Record the new balance without marking the row dirty: a later flush must
+    # never write a stale absolute balance over the guarded increment.
+    set_committed_value(account, "balance", balance)
+
+
+async def total(session: AsyncSession) -> int:
+    """The sum of every balance: zero, always (a check, exposed for tests and /healthz)."""
+    return int(await session.scalar(select(func.coalesce(func.sum(Account.balance), 0))) or 0)
+
+
+async def balance_of(session: AsyncSession, user_id: int) -> int:
+    value = await session.scalar(select(Account.balance).where(Account.user_id == user_id))
+    return int(value or 0)

@@ -1,0 +1,236 @@
+"""Test helpers that talk to a real running club over real HTTP and WebSockets.
+
+``RunningClub`` runs the app under uvicorn in a thread on a free loopback port;
+``Player`` is one browser: an httpx client with its cookies and CSRF token, and
+game sockets (the ``websockets`` sync client) that keep the latest snapshot,
+state, legal actions and errors as frames arrive.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+import threading
+import time
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from sheshbesh.server.app import create_app
+from sheshbesh.server.settings import Settings
+
+PASSWORD = "correct horse battery"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class RunningClub:
+    """The app served by uvicorn in a background thread (a real server on loopback)."""
+
+    def __init__(self, settings: Settings, **inject: Any) -> None:
+        self.settings = settings
+        self.port = free_port()
+        self.app = create_app(settings, **inject)
+        config = uvicorn.Config(
+            self.app, host="127.0.0.1", port=self.port, log_level="warning",
+            ws_max_size=64 * 1024, lifespan="on",
+        )  # fmt: skip
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> RunningClub:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the club did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
+
+
+class Player:
+    """One browser: cookies, CSRF header, and sockets."""
+
+    def __init__(self, base: str, name: str) -> None:
+        self.base = base
+        self.name = name
+        self.http = httpx.Client(base_url=base, timeout=20)
+        token = self.http.get("/api/csrf").json()["token"]
+        self.http.headers["X-CSRF-Token"] = token
+        self.user: dict[str, Any] = {}
+
+    def post(self, path: str, body: Any = None) -> httpx.Response:
+        return self.http.post(path, json=body)
+
+    def get(self, path: str) -> httpx.Response:
+        return self.http.get(path)
+
+    def register(self, password: str = PASSWORD) -> Player:
+        response = self.post("/api/register", {"username": self.name, "password": password})
+        assert response.status_code == 201, response.text
+        self.user = response.json()
+        return self
+
+    def balance(self) -> int:
+        return int(self.get("/api/me").json()["balance"])
+
+    def offer(self, **request: Any) -> dict[str, Any]:
+        response = self.post("/api/requests", request)
+        assert response.status_code == 201, response.text
+        return dict(response.json())
+
+    def accept(self, request_id: str) -> dict[str, Any]:
+        response = self.post(f"/api/requests/{request_id}/accept")
+        assert response.status_code == 201, response.text
+        return dict(response.json())
+
+    def watch(self, game_id: str, since: int | None = None) -> GameSocket:
+        return GameSocket(self, game_id, since)
+
+    def close(self) -> None:
+        self.http.close()
+
+
+class GameSocket:
+    """A game's socket that folds what it hears into the latest view."""
+
+    def __init__(self, player: Player | None, game_id: str, since: int | None = None,
+                 base: str | None = None) -> None:  # fmt: skip
+        base = base or (player.base if player else "")
+        url = base.replace("http://", "ws://") + f"/ws/game/{game_id}"
+        if since is not None:
+            url += f"?v={since}"
+        headers = {}
+        if player is not None:
+            cookies = "; ".join(f"{k}={v}" for k, v in player.http.cookies.items())
+            headers["Cookie"] = cookies
+        opening = connect(url, additional_headers=headers, open_timeout=20)
+        self.ws: ClientConnection = opening.__enter__()
+        self.ws.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.v = -1 if since is None else since
+        self.seat: int | None = None
+        self.state: dict[str, Any] = {}
+        self.legal: list[dict[str, Any]] | None = None
+        self.legal_v = -2
+        self.events: list[dict[str, Any]] = []
+        self.errors: list[dict[str, Any]] = []
+        self.frames: list[dict[str, Any]] = []
+        self.presence: list[dict[str, Any]] = []
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        frame = json.loads(self.ws.recv(timeout=timeout))
+        self.frames.append(frame)
+        kind = frame["t"]
+        if kind == "snapshot":
+            data = frame["d"]
+            self.seat = data["you"]
+            self.state = data["state"]
+            self.v = frame["v"]
+            self.legal = data["legal"]
+            self.legal_v = frame["v"] if data["legal"] is not None else -2
+        elif kind == "event":
+            assert frame["v"] == self.v + 1, f"gap or repeat: {frame['v']} after {self.v}"
+            self.v = frame["v"]
+            self.events.append(frame["d"])
+        elif kind == "state":
+            self.state = frame["d"]
+        elif kind == "legal":
+            self.legal = frame["d"]
+            self.legal_v = frame["v"]
+        elif kind == "error":
+            self.errors.append(frame["d"])
+        elif kind == "presence":
+            self.presence.append(frame["d"])
+        return dict(frame)
+
+    def until(self, predicate: Any, timeout: float = 15) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no frame matched")
+            frame = self.recv(timeout=left)
+            if predicate(frame):
+                return frame
+
+    def send(self, frame: Any) -> None:
+        self.ws.send(frame if isinstance(frame, str) else json.dumps(frame))
+
+    def act(self, action: dict[str, Any], v: int | None = None) -> dict[str, Any]:
+        """Send an action at the current ``v``; return the error, or the new state frame.
+
+        When the new state leaves this player to act, also wait for his ``legal`` menu.
+        """
+        self.send({"t": "action", "v": self.v if v is None else v, "d": action})
+        frame = self.until(lambda f: f["t"] == "error" or f["t"] == "state")
+        if frame["t"] == "state" and self.to_act_seat == self.seat and not self.finished:
+            self.until(lambda f: f["t"] == "legal" and f["v"] == self.v)
+        return frame
+
+    @property
+    def to_act_seat(self) -> int | None:
+        letter = self.state.get("to_act")
+        if letter is None:
+            return None
+        white = int(self.state.get("white_seat", 0))
+        return white if letter == "W" else 1 - white
+
+    @property
+    def my_turn(self) -> bool:
+        return self.legal is not None and self.legal_v == self.v and self.seat is not None
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.state.get("result")) and (
+            self.state.get("kind") != "match" or bool(self.state["match"]["result"])
+        )
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def play_randomly(sockets: list[GameSocket], rng: random.Random, limit: int = 4000,
+                  prefer: tuple[str, ...] = ()) -> int:  # fmt: skip
+    """Play legal actions at random from the sockets' legal menus until the game ends.
+
+    ``prefer`` names action types chosen whenever legal (e.g. "take").
+    """
+    actions = 0
+    idle = 0
+    while not all(s.finished for s in sockets):
+        mover = next((s for s in sockets if s.my_turn), None)
+        if mover is None:
+            heard = False
+            for s in sockets:
+                try:
+                    s.recv(timeout=0.003)
+                    heard = True
+                except TimeoutError:
+                    pass
+            idle = 0 if heard else idle + 1
+            if idle > 3000:
+                raise TimeoutError("nobody can act and nothing arrives")
+            continue
+        menu = [a for a in mover.legal or [] if a["type"] != "resign"] or mover.legal or []
+        preferred = [a for a in menu if a["type"] in prefer]
+        choice = rng.choice(preferred or menu)
+        frame = mover.act(choice)
+        assert frame["t"] != "error", (choice, frame)
+        actions += 1
+        assert actions < limit, "game did not end"
+    return actions
