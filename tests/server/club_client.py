@@ -13,6 +13,7 @@ import random
 import socket
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -204,11 +205,15 @@ class GameSocket:
         self.ws.close()
 
 
+Chooser = Callable[[GameSocket, list[dict[str, Any]], random.Random], dict[str, Any]]
+
+
 def play_randomly(sockets: list[GameSocket], rng: random.Random, limit: int = 4000,
-                  prefer: tuple[str, ...] = ()) -> int:  # fmt: skip
+                  prefer: tuple[str, ...] = (), choose: Chooser | None = None) -> int:  # fmt: skip
     """Play legal actions at random from the sockets' legal menus until the game ends.
 
-    ``prefer`` names action types chosen whenever legal (e.g. "take").
+    ``prefer`` names action types chosen whenever legal (e.g. "take"); ``choose``
+    replaces the choice altogether (given the mover, his menu and the rng).
     """
     actions = 0
     idle = 0
@@ -228,7 +233,7 @@ def play_randomly(sockets: list[GameSocket], rng: random.Random, limit: int = 40
             continue
         menu = [a for a in mover.legal or [] if a["type"] != "resign"] or mover.legal or []
         preferred = [a for a in menu if a["type"] in prefer]
-        choice = rng.choice(preferred or menu)
+        choice = choose(mover, menu, rng) if choose else rng.choice(preferred or menu)
         frame = mover.act(choice)
         assert frame["t"] != "error", (choice, frame)
         actions += 1
