@@ -8,6 +8,7 @@ state, legal actions and errors as frames arrive.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import socket
@@ -122,7 +123,8 @@ class GameSocket:
             headers["Cookie"] = cookies
         opening = connect(url, additional_headers=headers, open_timeout=20)
         self.ws: ClientConnection = opening.__enter__()
-        self.ws.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        with contextlib.suppress(OSError):  # the server may already have closed it
+            self.ws.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.v = -1 if since is None else since
         self.seat: int | None = None
         self.state: dict[str, Any] = {}
@@ -170,7 +172,13 @@ class GameSocket:
                 return frame
 
     def send(self, frame: Any) -> None:
-        self.ws.send(frame if isinstance(frame, str) else json.dumps(frame))
+        text = frame if isinstance(frame, str | bytes) else json.dumps(frame)
+        self.ws.send(text)
+        with contextlib.suppress(ValueError, TypeError, AttributeError):
+            sent = json.loads(text)
+            v = sent["v"] if sent.get("t") == "sync" else None
+            if type(v) is int and 0 <= v <= self.v:
+                self.v = v  # the server sends every event after v again
 
     def act(self, action: dict[str, Any], v: int | None = None) -> dict[str, Any]:
         """Send an action at the current ``v``; return the error, or the new state frame.

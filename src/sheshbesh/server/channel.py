@@ -214,7 +214,8 @@ async def _write(club: Club, round_: Round, socket: Socket, since: int | None) -
     """Send the first frames (snapshot, or what was missed) and then everything queued."""
     ws = socket.ws
     try:
-        if since is None:
+        current = round_.table.seq if round_.table is not None else 0
+        if since is None or since > current:
             await _send_snapshot(club, round_, socket)
         else:
             await _resend(club, round_, socket, since)
@@ -239,6 +240,12 @@ async def _send_snapshot(club: Club, round_: Round, socket: Socket) -> None:
 
 async def _resend(club: Club, round_: Round, socket: Socket, since: int) -> None:
     """Every stored event after ``since``, then the current state (a reconnect or a sync)."""
+    current = round_.table.seq if round_.table is not None else 0
+    if since > current:
+        await socket.ws.send_text(
+            error_frame("bad_frame", f"the game is at v={current}; nobody saw v={since}", "sync")
+        )
+        since = socket.last
     async with club.db.read() as session:
         events = await events_after(session, round_.id, since)
     for event in events:

@@ -1,0 +1,117 @@
+"""Accounts over real HTTP: registration and its grant, sessions, CSRF, the login limit."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from club_client import PASSWORD, Player
+
+
+def test_registration_grants_100000_fun_and_logs_in(new_player):
+    ann = new_player("Ann")
+    me = ann.get("/api/me").json()
+    assert me["username"] == "Ann" and me["balance"] == 100_000
+    health = ann.get("/healthz").json()
+    assert health["ok"] is True and health["ledger_total"] == 0
+    ledger = ann.get("/api/me/ledger").json()
+    assert [(row["reason"], row["amount"]) for row in ledger] == [("grant", 100_000)]
+
+
+def test_session_cookie_is_httponly_and_samesite(club):
+    player = Player(club.base, "cookie")
+    response = player.post("/api/register", {"username": "cookie", "password": PASSWORD})
+    cookie = next(h for h in response.headers.get_list("set-cookie") if h.startswith("sid="))
+    assert "HttpOnly" in cookie and "SameSite=lax" in cookie and "Path=/" in cookie
+    player.close()
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["ann'; DROP TABLE users;--", "<script>alert(1)</script>", "a b", "ab", "x" * 21, "1abc",
+     "admin", "ann\u0000"],
+)  # fmt: skip
+def test_usernames_with_sql_or_html_are_refused_and_nothing_is_created(club, name):
+    player = Player(club.base, "x")
+    response = player.post("/api/register", {"username": name, "password": PASSWORD})
+    assert response.status_code == 422
+    assert response.json()["error"] == "invalid_username"
+    assert player.get("/healthz").json()["ledger_total"] == 0
+    assert player.get("/api/users/ann").status_code == 404
+    player.close()
+
+
+def test_a_taken_username_is_refused_whatever_its_case(new_player, club):
+    new_player("ann")
+    twin = Player(club.base, "ANN")
+    response = twin.post("/api/register", {"username": "ANN", "password": PASSWORD})
+    assert response.status_code == 409 and response.json()["error"] == "username_taken"
+    twin.close()
+
+
+def test_short_passwords_are_refused(club):
+    player = Player(club.base, "shorty")
+    response = player.post("/api/register", {"username": "shorty", "password": "1234567"})
+    assert response.status_code == 422 and response.json()["error"] == "invalid_password"
+    player.close()
+
+
+def test_login_logout_and_a_stale_session(new_player, club):
+    new_player("ann")
+    browser = Player(club.base, "ann")
+    assert browser.get("/api/me").status_code == 401
+    logged = browser.post("/api/login", {"username": "ann", "password": PASSWORD})
+    assert logged.status_code == 200 and logged.json()["balance"] == 100_000
+    stolen = dict(browser.http.cookies.items())
+    assert browser.post("/api/logout").status_code == 200
+    assert browser.get("/api/me").status_code == 401
+    # The old cookie is dead on the server, not just forgotten by the browser.
+    replay = httpx.get(club.base + "/api/me", cookies={"sid": stolen["sid"]})
+    assert replay.status_code == 401 and replay.json()["error"] == "login_required"
+    browser.close()
+
+
+def test_wrong_passwords_are_rate_limited_per_account(new_player, club):
+    new_player("ann")
+    thief = Player(club.base, "thief")
+    codes = [
+        thief.post("/api/login", {"username": "ann", "password": f"guess-{n}-xx"}).status_code
+        for n in range(7)
+    ]
+    assert codes[:5] == [401] * 5 and codes[5:] == [429, 429]
+    limited = thief.post("/api/login", {"username": "ann", "password": PASSWORD})
+    assert limited.status_code == 429  # even the right password waits out the window
+    assert int(limited.headers["retry-after"]) > 0
+    thief.close()
+
+
+def test_state_changing_requests_need_the_csrf_token(club):
+    bare = httpx.Client(base_url=club.base)
+    response = bare.post("/api/register", json={"username": "mallory", "password": PASSWORD})
+    assert response.status_code == 403 and response.json()["error"] == "csrf"
+    token = bare.get("/api/csrf").json()["token"]
+    wrong = bare.post(
+        "/api/register",
+        json={"username": "mallory", "password": PASSWORD},
+        headers={"X-CSRF-Token": token + "x"},
+    )
+    assert wrong.status_code == 403
+    checker = Player(club.base, "checker")
+    assert checker.get("/api/users/mallory").status_code == 404  # nothing was created
+    checker.close()
+    bare.close()
+
+
+def test_openapi_and_health(club):
+    schema = httpx.get(club.base + "/openapi.json").json()
+    for path in ("/api/register", "/api/requests", "/api/requests/{request_id}/accept",
+                 "/api/games/live", "/healthz"):  # fmt: skip
+        assert path in schema["paths"]
+    assert httpx.get(club.base + "/healthz").json()["ok"] is True
+
+
+def test_profile_shows_results_and_hides_the_balance_from_others(new_player):
+    ann, bob = new_player("ann"), new_player("bob")
+    own = ann.get("/api/users/ann").json()
+    assert own["balance"] == 100_000 and own["played"] == 0
+    seen = bob.get("/api/users/ANN").json()
+    assert seen["username"] == "ann" and "balance" not in seen

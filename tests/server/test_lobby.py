@@ -1,0 +1,124 @@
+"""The lobby over real HTTP: posting, listing, cancelling and accepting game requests."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from club_client import Player
+
+
+def test_a_request_is_listed_with_its_options_until_cancelled(new_player):
+    ann = new_player("ann")
+    offer = ann.offer(variant="long_nardy", stake=50, stake_mode="mars", clock="delay 12s + 5m")
+    listed = ann.get("/api/requests").json()
+    assert [r["id"] for r in listed] == [offer["id"]]
+    assert listed[0]["owner"]["username"] == "ann"
+    assert listed[0]["options"]["stake_mode"] == "mars" and listed[0]["clock"] == "delay 12s + 5m"
+    assert ann.http.delete(f"/api/requests/{offer['id']}").status_code == 200
+    assert ann.get("/api/requests").json() == []
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"variant": "backgammon", "stake": -1}, "invalid_request"),
+        ({"variant": "backgammon", "stake": 1.5}, "invalid_request"),
+        ({"variant": "backgammon", "stake": "100"}, "invalid_request"),
+        ({"variant": "backgammon", "stake": True}, "invalid_request"),
+        ({"variant": "backgammon", "stake": 10**12}, "invalid_stake"),
+        ({"variant": "chess", "stake": 1}, "invalid_options"),
+        ({"variant": "long_nardy", "stake": 1, "cube": True}, "invalid_options"),
+        ({"variant": "backgammon", "stake": 1, "match_length": 30}, "invalid_request"),
+        ({"variant": "draughts", "stake": 1, "cube": True}, "invalid_options"),
+        ({"variant": "backgammon", "stake": 1, "clock": "forever"}, "invalid_clock"),
+        ({"variant": "backgammon", "stake": 1, "colour": "pink"}, "invalid_request"),
+    ],
+)
+def test_bad_requests_get_a_clear_error_and_nothing_is_posted(new_player, body, code):
+    ann = new_player("ann")
+    response = ann.post("/api/requests", body)
+    assert response.status_code == 422, response.text
+    assert response.json()["error"] == code and response.json()["message"]
+    assert ann.get("/api/requests").json() == []
+
+
+def test_the_rule_is_named_when_an_option_breaks_it(new_player):
+    response = new_player("ann").post("/api/requests", {"variant": "short_nardy", "stake": 1,
+                                                        "cube": True})  # fmt: skip
+    assert "NS-1" in response.json()["message"]
+
+
+def test_an_unaffordable_stake_is_refused(new_player):
+    ann = new_player("ann")
+    # A backgammon at cube 1 can cost 3 points: 40 000 a point needs 120 000 in escrow.
+    response = ann.post("/api/requests", {"variant": "backgammon", "stake": 40_000})
+    assert response.status_code == 409 and response.json()["error"] == "insufficient_funds"
+    assert ann.post("/api/requests", {"variant": "backgammon", "stake": 33_333}).status_code == 201
+
+
+def test_a_zero_stake_is_a_free_game(new_player):
+    """PL-3: no FUN moves at all."""
+    ann, bob = new_player("ann"), new_player("bob")
+    offer = ann.offer(variant="plakoto", stake=0)
+    bob.accept(offer["id"])
+    assert ann.balance() == bob.balance() == 100_000
+
+
+def test_nobody_accepts_his_own_request(new_player):
+    ann = new_player("ann")
+    offer = ann.offer(variant="backgammon", stake=10)
+    response = ann.post(f"/api/requests/{offer['id']}/accept")
+    assert response.status_code == 409 and "own request" in response.json()["message"]
+    assert len(ann.get("/api/requests").json()) == 1
+
+
+def test_only_the_owner_cancels_and_a_cancelled_request_cannot_be_accepted(new_player):
+    ann, bob = new_player("ann"), new_player("bob")
+    offer = ann.offer(variant="backgammon", stake=10)
+    assert bob.http.delete(f"/api/requests/{offer['id']}").status_code == 403
+    assert ann.http.delete(f"/api/requests/{offer['id']}").status_code == 200
+    assert ann.http.delete(f"/api/requests/{offer['id']}").status_code == 409
+    late = bob.post(f"/api/requests/{offer['id']}/accept")
+    assert late.status_code == 409 and bob.balance() == 100_000
+
+
+def test_accepting_needs_a_login_and_an_existing_request(club, new_player):
+    guest = Player(club.base, "guest")
+    ann = new_player("ann")
+    offer = ann.offer(variant="backgammon", stake=10)
+    assert guest.post(f"/api/requests/{offer['id']}/accept").status_code == 401
+    assert ann.post("/api/requests/nope/accept").status_code == 404
+    guest.close()
+
+
+def test_an_acceptor_who_cannot_cover_the_stake_is_refused(new_player):
+    ann, bob, cid = new_player("ann"), new_player("bob"), new_player("cid")
+    rich = ann.offer(variant="backgammon", stake=20_000)  # 60 000 each in escrow
+    bob.accept(rich["id"])
+    second = cid.offer(variant="backgammon", stake=20_000)
+    response = bob.post(f"/api/requests/{second['id']}/accept")
+    assert response.status_code == 409 and response.json()["error"] == "insufficient_funds"
+    assert bob.balance() == 40_000 and cid.balance() == 100_000
+
+
+def test_two_accepts_at_once_give_exactly_one_game(new_player):
+    ann = new_player("ann")
+    rivals = [new_player(f"rival{n}") for n in range(4)]
+    offer = ann.offer(variant="backgammon", stake=100)
+    barrier = threading.Barrier(len(rivals))
+    codes: list[int] = []
+
+    def accept(player: Player) -> None:
+        barrier.wait()
+        codes.append(player.post(f"/api/requests/{offer['id']}/accept").status_code)
+
+    threads = [threading.Thread(target=accept, args=(p,)) for p in rivals]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(codes) == [201, 409, 409, 409]
+    assert sorted(p.balance() for p in rivals) == [99_700, 100_000, 100_000, 100_000]
+    assert len(ann.get("/api/games/live").json()) == 1
+    assert ann.get("/healthz").json()["ledger_total"] == 0

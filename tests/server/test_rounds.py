@@ -1,0 +1,159 @@
+"""Whole games over real HTTP and WebSockets: the events, the escrow and the payout.
+
+Each test runs a real server (uvicorn on loopback) on SQLite and on PostgreSQL
+(conftest), with players that register, post and accept requests, and play
+through the game socket only what the server's ``legal`` frames offer.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from club_client import GameSocket, Player, play_randomly
+
+START = 100_000
+
+
+def doubles_once_then_random(state: dict[str, bool]) -> Any:
+    """A chooser: the first player who may double does (BG-11), the other takes (BG-12)."""
+
+    def choose(mover: GameSocket, menu: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+        types = {a["type"] for a in menu}
+        if not state["doubled"] and "double" in types:
+            state["doubled"] = True
+            return {"type": "double"}
+        if "take" in types:
+            state["took"] = True
+            return {"type": "take"}
+        plain = [a for a in menu if a["type"] not in ("double", "drop", "beaver")]
+        return rng.choice(plain or menu)
+
+    return choose
+
+
+def open_game(owner: Player, taker: Player, **request: Any) -> tuple[str, GameSocket, GameSocket]:
+    offer = owner.offer(**request)
+    game = taker.accept(offer["id"])
+    first, second = owner.watch(game["id"]), taker.watch(game["id"])
+    for sock in (first, second):
+        sock.until(lambda f: f["t"] == "snapshot")
+    return game["id"], first, second
+
+
+def ledger_total(player: Player) -> int:
+    return int(player.get("/healthz").json()["ledger_total"])
+
+
+def test_backgammon_money_game_with_a_double_and_a_take_pays_the_cube(new_player):
+    """BG-11/BG-12 through the club: escrow at the cube, payout = points × stake (PL-4)."""
+    ann, bob = new_player("ann"), new_player("bob")
+    assert ann.balance() == bob.balance() == START
+    game_id, a, b = open_game(ann, bob, variant="backgammon", stake=100, cube=True)
+    # PL-5: each side's largest loss at cube 1 (a backgammon, 3 points) is held.
+    assert ann.balance() == bob.balance() == START - 300
+    script = {"doubled": False, "took": False}
+    play_randomly([a, b], random.Random(7), choose=doubles_once_then_random(script))
+    assert script == {"doubled": True, "took": True}
+    types = [e["type"] for e in a.events]
+    assert "doubled" in types and "taken" in types
+    result = a.state["result"]
+    assert result["cube"] >= 2
+    winner_seat = a.state["white_seat"] if result["winner"] == "W" else 1 - a.state["white_seat"]
+    won = result["points"] * 100
+    expected = (
+        {0: START - won, 1: START + won} if winner_seat == 1 else {0: START + won, 1: START - won}
+    )
+    assert (ann.balance(), bob.balance()) == (expected[0], expected[1])
+    assert ledger_total(ann) == 0
+    # The ledger tells the story: grant, escrow (start and the take), payout.
+    reasons = [row["reason"] for row in ann.get("/api/me/ledger").json()]
+    assert reasons[-1] == "grant" and reasons[0] == "payout" and reasons.count("escrow") == 2
+    # Both players and any spectator saw the same events, numbered without gaps.
+    assert a.events == b.events
+    record = ann.get(f"/api/games/{game_id}/record").json()
+    assert record["events"][-len(a.events) :] == a.events
+
+
+def test_a_spectator_sees_every_event_and_cannot_act(club, new_player):
+    ann, bob = new_player("ann"), new_player("bob")
+    game_id, a, b = open_game(ann, bob, variant="backgammon", stake=10, cube=True)
+    watcher = GameSocket(None, game_id, base=club.base)
+    snapshot = watcher.until(lambda f: f["t"] == "snapshot")
+    assert snapshot["d"]["you"] is None and snapshot["d"]["legal"] is None
+    refused = watcher.act({"type": "roll"})
+    assert refused["t"] == "error" and refused["d"]["error"] == "not_a_player"
+    live = ann.get("/api/games/live").json()
+    assert [g["id"] for g in live] == [game_id] and live[0]["spectators"] == 1
+    play_randomly([a, b], random.Random(3))
+    watcher.until(lambda f: f["t"] == "state" and f["v"] == a.v)
+    assert watcher.events == a.events[len(a.events) - len(watcher.events) :]
+    assert watcher.v == a.v == b.v
+    assert ann.get("/api/games/live").json() == []
+
+
+def test_draughts_game_to_the_end_settles_the_stake(new_player):
+    ann, bob = new_player("ann"), new_player("bob")
+    _, a, b = open_game(ann, bob, variant="draughts", stake=250)
+    assert ann.balance() == bob.balance() == START - 250
+    play_randomly([a, b], random.Random(11))
+    result = a.state["result"]
+    total = ann.balance() + bob.balance()
+    assert total == 2 * START
+    if result["winner"] is None:
+        assert ann.balance() == bob.balance() == START  # a draw returns the stakes
+    else:
+        winner = ann if result["winner"] == "W" else bob  # seat 0 (the owner) plays White
+        assert winner.balance() == START + 250
+    assert ledger_total(ann) == 0
+
+
+def test_a_match_pays_its_prize_once(new_player):
+    """BG-18: games score points; the stake is the whole prize, settled at the end."""
+    ann, bob = new_player("ann"), new_player("bob")
+    _, a, b = open_game(ann, bob, variant="backgammon", stake=500, match_length=1)
+    assert ann.balance() == bob.balance() == START - 500
+    play_randomly([a, b], random.Random(5))
+    match = a.state["match"]
+    assert match["result"] is not None
+    winner = (
+        ann if match["result"]["winner"] == ("W" if a.state["white_seat"] == 0 else "B") else bob
+    )
+    loser = bob if winner is ann else ann
+    assert (winner.balance(), loser.balance()) == (START + 500, START - 500)
+
+
+def test_resignation_accepted_pays_the_offered_level(new_player):
+    """BF-15 through the socket: the opponent accepts, the game ends at that level."""
+    ann, bob = new_player("ann"), new_player("bob")
+    _, a, b = open_game(ann, bob, variant="backgammon", stake=40, cube=True)
+    mover = a if a.my_turn else b
+    other = b if mover is a else a
+    assert {"type": "resign", "level": 2} in (mover.legal or [])
+    assert mover.act({"type": "resign", "level": 2})["t"] == "state"
+    other.until(lambda f: f["t"] == "legal" and f["v"] == mover.v)
+    assert other.act({"type": "accept_resign"})["t"] == "state"
+    assert other.state["result"]["level"] == 2 and other.state["result"]["points"] == 2
+    balances = sorted([ann.balance(), bob.balance()])
+    assert balances == [START - 80, START + 80]
+
+
+def test_a_double_nobody_can_cover_is_refused_and_changes_nothing(new_player):
+    """PL-5: at stake 20 000 the start holds 60 000 each; a double would need 120 000."""
+    ann, bob = new_player("ann"), new_player("bob")
+    _, a, b = open_game(ann, bob, variant="backgammon", stake=20_000, cube=True)
+    assert ann.balance() == START - 60_000
+    while True:  # play on until someone may double
+        mover = a if a.my_turn else b if b.my_turn else None
+        if mover is None:
+            (a if a.to_act_seat == a.seat else b).recv(timeout=10)
+            continue
+        if {"type": "double"} in (mover.legal or []):
+            break
+        assert mover.act(random.Random(mover.v).choice(mover.legal or []))["t"] == "state"
+    seq = mover.v
+    refused = mover.act({"type": "double"})
+    assert refused["t"] == "error" and refused["d"]["error"] == "insufficient_funds"
+    assert "120000" in refused["d"]["message"] and "PL-5" in refused["d"]["message"]
+    assert mover.v == seq and ann.balance() == bob.balance() == START - 60_000
+    assert mover.act({"type": "roll"})["t"] == "state"  # the game goes on

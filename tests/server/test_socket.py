@@ -1,0 +1,185 @@
+"""The game socket under bad input: every refusal is an error frame, and nothing changes.
+
+Covers malformed and oversized frames (and a hypothesis fuzz of frames), acting
+out of turn, the opponent or a spectator acting, stale sequence numbers and
+double submissions, and reconnecting with the last sequence number seen.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from club_client import GameSocket
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_rounds import open_game
+
+
+def mover_and_other(a: GameSocket, b: GameSocket) -> tuple[GameSocket, GameSocket]:
+    return (a, b) if a.my_turn else (b, a)
+
+
+def test_malformed_and_oversized_frames_get_errors_and_the_socket_stays_open(new_player):
+    ann, bob = new_player("ann"), new_player("bob")
+    _, a, b = open_game(ann, bob, variant="backgammon", stake=10, cube=True)
+    seq = a.v
+    for bad in [
+        "not json",
+        "[1, 2]",
+        '{"t": 5}',
+        '{"t": "action"}',
+        '{"t": "action", "v": "3", "d": {"type": "roll"}}',
+        '{"t": "action", "v": 0, "d": []}',
+        '{"t": "sync", "v": -1}',
+        json.dumps({"t": "action", "v": seq, "d": {"type": "roll", "pad": "x" * 5000}}),
+    ]:
+        a.send(bad)
+        frame = a.until(lambda f: f["t"] == "error")
+        assert frame["d"]["error"] == "bad_frame" and frame["d"]["message"]
+    a.send({"t": "ping"})
+    assert a.until(lambda f: f["t"] in ("pong", "error"))["t"] == "pong"
+    assert a.v == seq and b.v == seq
+
+
+def test_out_of_turn_opponent_and_unknown_actions_change_nothing(new_player):
+    ann, bob = new_player("ann"), new_player("bob")
+    _, a, b = open_game(ann, bob, variant="backgammon", stake=10, cube=True)
+    mover, other = mover_and_other(a, b)
+    seq = mover.v
+    # The opponent may not act for the mover, in any way.
+    for action in (
+        {"type": "roll"},
+        {"type": "double"},
+        {"type": "confirm"},
+        {"type": "move", "from": 13, "to": 7},
+    ):
+        frame = other.act(action)
+        assert frame["t"] == "error" and frame["d"]["error"] in ("not_your_turn", "illegal_action")
+    for action, code in [
+        ({"type": "fly"}, "bad_action"),
+        ({"type": "move", "from": "13", "to": 7}, "bad_action"),
+        ({"type": "move", "from": 1, "to": 25}, "illegal_move"),
+        ({"type": "take"}, "illegal_action"),
+    ]:
+        frame = mover.act(action)
+        assert frame["t"] == "error" and frame["d"]["error"] == code, (action, frame)
+    assert mover.v == other.v == seq
+    snapshot = ann.get(f"/api/games/{open_id(ann)}").json()
+    assert snapshot["seq"] == seq
+
+
+def open_id(player) -> str:
+    return player.get("/api/games/live").json()[0]["id"]
+
+
+def test_a_stale_sequence_number_and_a_double_submission_are_refused(new_player):
+    ann, bob = new_player("ann"), new_player("bob")
+    _, a, b = open_game(ann, bob, variant="draughts", stake=10)
+    mover = a  # White (the request's owner) moves first in draughts (DR-4)
+    seq = mover.v
+    move = (mover.legal or [])[0]
+    mover.send({"t": "action", "v": seq, "d": move})
+    mover.send({"t": "action", "v": seq, "d": move})  # a double click
+    assert mover.until(lambda f: f["t"] == "state")["v"] == seq + 1
+    stale = mover.until(lambda f: f["t"] == "error")
+    assert stale["d"]["error"] in ("stale", "not_your_turn")
+    b.until(lambda f: f["t"] == "legal" and f["v"] == seq + 1)
+    replay = b.act(b.legal[0], v=seq)
+    assert replay["t"] == "error" and replay["d"]["error"] == "stale"
+    assert "resync" in replay["d"]["message"]
+    assert ann.get(f"/api/games/{open_id(ann)}").json()["seq"] == seq + 1
+
+
+def test_reconnecting_with_the_last_seq_gets_exactly_what_was_missed(new_player, club):
+    ann, bob = new_player("ann"), new_player("bob")
+    game_id, a, b = open_game(ann, bob, variant="draughts", stake=0)
+    seen = b.v
+    b.close()
+    rng = random.Random(4)
+    for _ in range(3):  # three plies while bob is away: ann moves, then bob's side via...
+        mover = a if a.my_turn else None
+        if mover is None:
+            break
+        mover.act(rng.choice([m for m in mover.legal or [] if m["type"] == "move"]))
+    back = bob.watch(game_id, since=seen)
+    back.until(lambda f: f["t"] == "state")
+    assert back.events == a.events[-len(back.events) :] and back.v == a.v
+    # A sync frame asks again from any point; the events come once more, in order.
+    back.v = seen
+    back.send({"t": "sync", "v": seen})
+    back.until(lambda f: f["t"] == "state")
+    assert back.v == a.v
+
+
+def test_an_unknown_game_is_a_clear_error(club, new_player):
+    sock = GameSocket(new_player("ann"), "nosuchgame")
+    frame = sock.recv()
+    assert frame["t"] == "error" and frame["d"]["error"] == "not_found"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    frame=st.one_of(
+        st.text(max_size=300),
+        st.binary(max_size=300),
+        st.recursive(
+            st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+            lambda inner: (
+                st.lists(inner, max_size=4)
+                | st.dictionaries(
+                    st.sampled_from(
+                        [
+                            "t",
+                            "v",
+                            "d",
+                            "type",
+                            "from",
+                            "to",
+                            "text",
+                            "level",
+                            "die",
+                            "nonce",
+                            "move",
+                        ]
+                    ),
+                    inner,
+                    max_size=5,
+                )
+            ),
+            max_leaves=12,
+        ).map(json.dumps),
+        st.builds(
+            lambda t, v, d: json.dumps({"t": t, "v": v, "d": d}),
+            st.sampled_from(["action", "sync", "ping", "join"]),
+            st.integers(-2, 40) | st.text(max_size=3),
+            st.dictionaries(
+                st.sampled_from(["type", "from", "to", "die", "text", "level"]),
+                st.integers(-3, 30) | st.text(max_size=8) | st.none(),
+                max_size=4,
+            ),
+        ),
+    )
+)
+def test_fuzzed_frames_never_break_the_round(fuzz_game, frame):
+    """Whatever arrives, the socket answers and stays usable; the server never fails.
+
+    ``GameSocket.recv`` asserts that event numbers never skip or repeat, so the
+    log stays whole while the fuzz (a spectator and a player) hammers it.
+    """
+    for sock in fuzz_game:
+        sock.send(frame)
+        sock.send({"t": "ping"})
+        sock.until(lambda f: f["t"] == "pong")
+        assert all(error["error"] != "internal" for error in sock.errors)
+
+
+@pytest.fixture
+def fuzz_game(club, new_player):
+    ann, bob = new_player("ann"), new_player("bob")
+    game_id, a, _ = open_game(ann, bob, variant="backgammon", stake=10, cube=True)
+    spectator = GameSocket(None, game_id, base=club.base)
+    spectator.until(lambda f: f["t"] == "snapshot")
+    yield spectator, a
+    assert ann.get("/healthz").json()["ledger_total"] == 0
