@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import random
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -75,6 +79,7 @@ class Player:
         token = self.http.get("/api/csrf").json()["token"]
         self.http.headers["X-CSRF-Token"] = token
         self.user: dict[str, Any] = {}
+        self.sockets: list[GameSocket] = []
 
     def post(self, path: str, body: Any = None) -> httpx.Response:
         return self.http.post(path, json=body)
@@ -105,6 +110,8 @@ class Player:
         return GameSocket(self, game_id, since)
 
     def close(self) -> None:
+        for sock in self.sockets:
+            sock.close()
         self.http.close()
 
 
@@ -121,7 +128,7 @@ class GameSocket:
         if player is not None:
             cookies = "; ".join(f"{k}={v}" for k, v in player.http.cookies.items())
             headers["Cookie"] = cookies
-        opening = connect(url, additional_headers=headers, open_timeout=20)
+        opening = connect(url, additional_headers=headers, open_timeout=20, close_timeout=2)
         self.ws: ClientConnection = opening.__enter__()
         with contextlib.suppress(OSError):  # the server may already have closed it
             self.ws.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -130,20 +137,25 @@ class GameSocket:
         self.state: dict[str, Any] = {}
         self.legal: list[dict[str, Any]] | None = None
         self.legal_v = -2
+        self.state_v = -2
         self.events: list[dict[str, Any]] = []
         self.errors: list[dict[str, Any]] = []
         self.frames: list[dict[str, Any]] = []
         self.presence: list[dict[str, Any]] = []
+        if player is not None:
+            player.sockets.append(self)
 
     def recv(self, timeout: float = 10) -> dict[str, Any]:
         frame = json.loads(self.ws.recv(timeout=timeout))
         self.frames.append(frame)
         kind = frame["t"]
-        if kind == "snapshot":
+        if kind == "hello":
+            self.seat = frame["d"]["you"]
+        elif kind == "snapshot":
             data = frame["d"]
             self.seat = data["you"]
             self.state = data["state"]
-            self.v = frame["v"]
+            self.v = self.state_v = frame["v"]
             self.legal = data["legal"]
             self.legal_v = frame["v"] if data["legal"] is not None else -2
         elif kind == "event":
@@ -152,6 +164,7 @@ class GameSocket:
             self.events.append(frame["d"])
         elif kind == "state":
             self.state = frame["d"]
+            self.state_v = frame["v"]
         elif kind == "legal":
             self.legal = frame["d"]
             self.legal_v = frame["v"]
@@ -199,6 +212,11 @@ class GameSocket:
         white = int(self.state.get("white_seat", 0))
         return white if letter == "W" else 1 - white
 
+    def settle(self, v: int, timeout: float = 15) -> None:
+        """Read until the state for ``v`` has arrived."""
+        if self.state_v < v:
+            self.until(lambda f: f["t"] == "state" and f["v"] >= v, timeout)
+
     @property
     def my_turn(self) -> bool:
         return self.legal is not None and self.legal_v == self.v and self.seat is not None
@@ -213,6 +231,21 @@ class GameSocket:
         self.ws.close()
 
 
+def next_mover(sockets: list[GameSocket], timeout: float = 15) -> GameSocket | None:
+    """Read frames until one player holds the legal menu for the latest state (None: game over)."""
+    deadline = time.monotonic() + timeout
+    while not all(s.finished for s in sockets):
+        ready = [s for s in sockets if s.my_turn and s.v == max(o.v for o in sockets)]
+        if ready:
+            return ready[0]
+        if time.monotonic() > deadline:
+            raise TimeoutError("nobody can act and nothing arrives")
+        for s in sockets:
+            with contextlib.suppress(TimeoutError):
+                s.recv(timeout=0.003)
+    return None
+
+
 Chooser = Callable[[GameSocket, list[dict[str, Any]], random.Random], dict[str, Any]]
 
 
@@ -224,21 +257,10 @@ def play_randomly(sockets: list[GameSocket], rng: random.Random, limit: int = 40
     replaces the choice altogether (given the mover, his menu and the rng).
     """
     actions = 0
-    idle = 0
-    while not all(s.finished for s in sockets):
-        mover = next((s for s in sockets if s.my_turn), None)
+    while True:
+        mover = next_mover(sockets)
         if mover is None:
-            heard = False
-            for s in sockets:
-                try:
-                    s.recv(timeout=0.003)
-                    heard = True
-                except TimeoutError:
-                    pass
-            idle = 0 if heard else idle + 1
-            if idle > 3000:
-                raise TimeoutError("nobody can act and nothing arrives")
-            continue
+            return actions
         menu = [a for a in mover.legal or [] if a["type"] != "resign"] or mover.legal or []
         preferred = [a for a in menu if a["type"] in prefer]
         choice = choose(mover, menu, rng) if choose else rng.choice(preferred or menu)
@@ -246,4 +268,56 @@ def play_randomly(sockets: list[GameSocket], rng: random.Random, limit: int = 40
         assert frame["t"] != "error", (choice, frame)
         actions += 1
         assert actions < limit, "game did not end"
-    return actions
+
+
+class ServerProcess:
+    """``sheshbesh serve`` as a real subprocess (for crash and multi-process tests)."""
+
+    def __init__(self, database_url: str, port: int | None = None,
+                 redis_url: str | None = None, **env: str) -> None:  # fmt: skip
+        self.database_url = database_url
+        self.redis_url = redis_url
+        self.port = port or free_port()
+        self.env = env
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        command = [sys.executable, "-m", "sheshbesh.cli", "serve", "--port", str(self.port),
+                   "--db", self.database_url]  # fmt: skip
+        if self.redis_url:
+            command += ["--redis", self.redis_url]
+        env = {**os.environ, "SHESHBESH_PASSWORD_PROFILE": "fast", **self.env}
+        self.process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.process.stderr.read()!r}")  # type: ignore[union-attr]
+            try:
+                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError("server did not start")
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        assert self.process is not None
+        self.process.send_signal(sig)
+        self.process.wait(timeout=20)
+        if self.process.stderr is not None:
+            self.process.stderr.close()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.process is not None and self.process.stderr is not None:
+            self.process.stderr.close()

@@ -214,6 +214,8 @@ async def _write(club: Club, round_: Round, socket: Socket, since: int | None) -
     """Send the first frames (snapshot, or what was missed) and then everything queued."""
     ws = socket.ws
     try:
+        hello = {"game": round_.id, "you": socket.seat, "players": round_.players()}
+        await ws.send_text(frame("hello", hello))
         current = round_.table.seq if round_.table is not None else 0
         if since is None or since > current:
             await _send_snapshot(club, round_, socket)
