@@ -1,4 +1,10 @@
-"""Fixtures: a running club on SQLite (and, where available, PostgreSQL), and players."""
+"""Fixtures: a running club on SQLite and on PostgreSQL (every server test runs on both),
+players, and the PostgreSQL and Redis servers behind them.
+
+The ``postgresql`` runs skip where PostgreSQL is not installed, and fail instead
+when ``SHESHBESH_REQUIRE_PG=1`` (CI); the same holds for Redis with
+``SHESHBESH_REQUIRE_REDIS=1``.
+"""
 
 from __future__ import annotations
 
@@ -6,15 +12,54 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import pg
 import pytest
+import redis_server
 from club_client import Player, RunningClub
 
 from sheshbesh.server.settings import Settings
 
 
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[pg.Cluster]:
+    """One PostgreSQL cluster for the whole session (started on first use)."""
+    try:
+        cluster = pg.start()
+    except pg.Unavailable as why:
+        if pg.required():
+            pytest.fail(f"PostgreSQL is required ({pg.REQUIRE}=1) but unavailable: {why}")
+        pytest.skip(f"PostgreSQL unavailable: {why}")
+    yield cluster
+    cluster.stop()
+
+
 @pytest.fixture
-def club_settings(tmp_path: Path) -> Settings:
-    return Settings(database_url=str(tmp_path / "club.db"), password_profile="fast")
+def postgres_url(postgres: pg.Cluster) -> Iterator[str]:
+    """A new, empty PostgreSQL database for one test."""
+    with postgres.database() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """One throwaway Redis server for the whole session (started on first use); its URL."""
+    try:
+        server = redis_server.start()
+    except redis_server.Unavailable as why:
+        if redis_server.required():
+            pytest.fail(f"Redis is required ({redis_server.REQUIRE}=1) but unavailable: {why}")
+        pytest.skip(f"Redis unavailable: {why}")
+    yield server.url
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def club_settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
+    if request.param == "postgresql":
+        database_url = request.getfixturevalue("postgres_url")
+    else:
+        database_url = str(tmp_path / "club.db")
+    return Settings(database_url=database_url, password_profile="fast")
 
 
 @pytest.fixture
