@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -41,12 +42,17 @@ class UnbalancedTransfer(LedgerError):
 
 
 async def system_account(session: AsyncSession, name: str) -> Account:
-    """The named system account, created on first use."""
+    """The named system account, created on first use (by exactly one of racing callers)."""
     account = await session.scalar(select(Account).where(Account.name == name))
-    if account is None:
-        account = Account(kind="system", name=name, balance=0)
-        session.add(account)
-        await session.flush()
+    if account is not None:
+        return account
+    try:
+        async with session.begin_nested():
+            account = Account(kind="system", name=name, balance=0)
+            session.add(account)
+    except IntegrityError:  # another transaction created it first
+        account = await session.scalar(select(Account).where(Account.name == name))
+        assert account is not None
     return account
 
 
