@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -25,6 +25,8 @@ from sqlalchemy.ext.asyncio import (
 )
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+MIGRATION_LOCK = 0x5E5B_E5B0
+"""The PostgreSQL advisory lock key that serialises migrations across processes."""
 
 
 def async_url(url: str) -> str:
@@ -77,8 +79,17 @@ class Database:
             yield session
 
     async def migrate(self) -> None:
-        """Bring the schema to the newest migration (run at every start)."""
+        """Bring the schema to the newest migration (run at every start).
+
+        On PostgreSQL several processes may start at once on one database: a
+        transaction-scoped advisory lock lets one migrate while the others wait,
+        then find the schema at head (the DDL is transactional, so a crash in
+        the middle leaves nothing half-made).
+        """
         async with self.engine.begin() as connection:
+            if not self.is_sqlite:
+                lock = text("SELECT pg_advisory_xact_lock(:key)")
+                await connection.execute(lock, {"key": MIGRATION_LOCK})
             await connection.run_sync(_upgrade)
 
     async def close(self) -> None:
