@@ -92,7 +92,11 @@ async def transfer(
     """Move FUN: ``entries`` are (account, amount) pairs summing to zero; zeros are skipped.
 
     Debits are applied before credits so that a failing debit leaves nothing
-    half-done within the caller's transaction (the caller rolls back anyway).
+    half-done within the caller's transaction (the caller rolls back anyway),
+    and each group in account-id order: every transfer takes its row locks in
+    one order, so two transfers touching the same wallets at once (a player in
+    two games, seated first in one and second in the other) wait for each other
+    on PostgreSQL instead of deadlocking.
     """
     moves = [(account, amount) for account, amount in entries if amount != 0]
     if sum(amount for _, amount in moves) != 0:
@@ -102,7 +106,7 @@ async def transfer(
     record = Transfer(reason=reason, game_id=game_id, seq=seq, created_at=now)
     session.add(record)
     await session.flush()
-    for account, amount in sorted(moves, key=lambda move: move[1]):
+    for account, amount in sorted(moves, key=lambda move: (move[1] > 0, move[0].id)):
         await _apply(session, account, amount)
         session.add(Entry(transfer_id=record.id, account_id=account.id, amount=amount))
     await session.flush()
