@@ -17,6 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 Subscriber = Callable[[str], None]
+CONFIRM_TIMEOUT = 10.0
+"""Seconds to wait for Redis to confirm a subscription change."""
 log = logging.getLogger(__name__)
 
 
@@ -64,7 +66,11 @@ class RedisBus(Bus):
     """Several processes: every message goes through Redis and comes back to each of them.
 
     One Redis connection publishes and one listens; a channel is subscribed in
-    Redis while this process has at least one local subscriber to it.
+    Redis while this process has at least one local subscriber to it. Changes
+    to Redis's subscriptions are made one at a time and each waits for Redis
+    to confirm it, so once ``subscribe`` returns, whatever any process
+    publishes on the channel reaches the subscriber, and a quick unsubscribe
+    and subscribe can never leave a local subscriber without its Redis channel.
     """
 
     def __init__(self, url: str, prefix: str = "sheshbesh:") -> None:
@@ -74,14 +80,18 @@ class RedisBus(Bus):
         self.redis: Any = None
         self.pubsub: Any = None
         self.listener: asyncio.Task[None] | None = None
-        self.ready = asyncio.Event()
+        self.subscribed: set[str] = set()
+        """Channels subscribed in Redis (confirmed), without the prefix."""
+        self.changing = asyncio.Lock()
+        self.confirmations: dict[tuple[str, str], asyncio.Future[None]] = {}
+        """(``subscribe``/``unsubscribe``, Redis channel) → the change waiting for Redis's reply."""
 
     async def start(self) -> None:
         import redis.asyncio as redis
 
         self.redis = redis.from_url(self.url, decode_responses=True)
         await self.redis.ping()
-        self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        self.pubsub = self.redis.pubsub()
         # A channel nobody uses keeps the connection subscribed, so listen() can start.
         await self.pubsub.subscribe(self.prefix + "_")
         self.listener = asyncio.create_task(self._listen())
@@ -100,23 +110,48 @@ class RedisBus(Bus):
         await self.redis.publish(self.prefix + channel, message)
 
     async def subscribe(self, channel: str, subscriber: Subscriber) -> None:
-        first = channel not in self.subscribers
         await super().subscribe(channel, subscriber)
-        if first:
-            await self.pubsub.subscribe(self.prefix + channel)
+        await self._follow(channel)
 
     async def unsubscribe(self, channel: str, subscriber: Subscriber) -> None:
         await super().unsubscribe(channel, subscriber)
-        if channel not in self.subscribers:
-            await self.pubsub.unsubscribe(self.prefix + channel)
+        await self._follow(channel)
+
+    async def _follow(self, channel: str) -> None:
+        """Make Redis's subscription to ``channel`` match whether anyone here listens."""
+        async with self.changing:
+            wanted = channel in self.subscribers
+            if wanted == (channel in self.subscribed):
+                return
+            command = "subscribe" if wanted else "unsubscribe"
+            key = (command, self.prefix + channel)
+            confirmed = self.confirmations[key] = asyncio.get_running_loop().create_future()
+            try:
+                await getattr(self.pubsub, command)(self.prefix + channel)
+                # Redis-py re-subscribes by itself after a reconnect, so a late
+                # reply is no reason to fail the caller; it is worth a log line.
+                await asyncio.wait_for(confirmed, CONFIRM_TIMEOUT)
+            except TimeoutError:
+                log.warning("redis did not confirm %s %s in time", command, channel)
+            finally:
+                del self.confirmations[key]
+            if wanted:
+                self.subscribed.add(channel)
+            else:
+                self.subscribed.discard(channel)
 
     async def _listen(self) -> None:
         while True:
             try:
                 async for message in self.pubsub.listen():
-                    if message.get("type") == "message":
+                    kind = message.get("type")
+                    if kind == "message":
                         channel = message["channel"][len(self.prefix) :]
                         self.deliver(channel, message["data"])
+                    elif kind in ("subscribe", "unsubscribe"):
+                        waiting = self.confirmations.get((kind, message["channel"]))
+                        if waiting is not None and not waiting.done():
+                            waiting.set_result(None)
             except asyncio.CancelledError:
                 raise
             except Exception:
