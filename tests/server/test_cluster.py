@@ -1,0 +1,272 @@
+"""Two ``sheshbesh serve`` processes sharing one PostgreSQL database and one Redis
+(DESIGN principle 7): one lobby, one game, the same events everywhere, one ledger.
+
+Ann plays through process 1 and Bob through process 2; Bob finds Ann's request
+in process 2's lobby (it arrived there through Redis) and accepts it there; a
+spectator watches on each process. Every socket must hear every event exactly
+once and in order (``GameSocket.recv`` asserts that ``v`` grows by one), all four
+must hear the same events as the stored log, and the FUN must add up.
+
+Below it, the two pieces that make this work, each pinned on its own: a Redis
+subscription is live as soon as ``subscribe`` returns, and two transactions
+moving FUN between the same wallets at once wait for each other on PostgreSQL
+instead of deadlocking.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from club_client import GameSocket, Player, free_port, play_randomly
+from websockets.sync.client import ClientConnection, connect
+
+import sheshbesh
+from sheshbesh.server.pubsub import RedisBus
+from sheshbesh.store import ledger
+from sheshbesh.store.db import Database
+from sheshbesh.store.models import User
+
+SRC = Path(sheshbesh.__file__).resolve().parents[1]
+
+
+class Node:
+    """One ``sheshbesh serve`` subprocess; its output goes to a file read at the end."""
+
+    def __init__(self, name: str, database_url: str, redis_url: str, logs: Path) -> None:
+        self.name = name
+        self.port = free_port()
+        self.log = logs / f"{name}.log"
+        command = [
+            sys.executable, "-m", "sheshbesh.cli", "serve", "--port", str(self.port),
+            "--db", database_url, "--redis", redis_url,
+        ]  # fmt: skip
+        path = os.pathsep.join(filter(None, [str(SRC), os.environ.get("PYTHONPATH")]))
+        env = {**os.environ, "PYTHONPATH": path, "SHESHBESH_PASSWORD_PROFILE": "fast"}
+        with open(self.log, "wb") as out:
+            self.process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"{self.name} exited:\n{self.output()}")
+            try:
+                if httpx.get(self.base + "/healthz", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"{self.name} did not answer /healthz:\n{self.output()}")
+
+    def health(self) -> dict[str, Any]:
+        return dict(httpx.get(self.base + "/healthz", timeout=10).json())
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=20)
+
+
+@pytest.fixture
+def nodes(postgres_url: str, redis_url: str, tmp_path: Path) -> Iterator[tuple[Node, Node]]:
+    """Two processes started at once on one fresh database (both run the migrations)."""
+    started = [Node(f"node{i}", postgres_url, redis_url, tmp_path) for i in (1, 2)]
+    try:
+        for node in started:
+            node.wait_ready()
+        yield started[0], started[1]
+    finally:
+        for node in started:
+            node.stop()
+    for node in started:
+        assert "Traceback" not in node.output(), f"{node.name} failed:\n{node.output()}"
+
+
+class LobbySocket:
+    """The lobby's socket on one process, with the cookies of whoever opens it."""
+
+    def __init__(self, base: str, player: Player | None = None) -> None:
+        headers = {}
+        if player is not None:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in player.http.cookies.items())
+        url = base.replace("http://", "ws://") + "/ws/lobby"
+        opening = connect(url, additional_headers=headers, open_timeout=20)
+        self.ws: ClientConnection = opening.__enter__()
+        self.hello = self.next(lambda m: m["t"] == "lobby")
+
+    def next(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 15) -> Any:
+        deadline = time.monotonic() + timeout
+        while True:
+            message = json.loads(self.ws.recv(timeout=max(0.0, deadline - time.monotonic())))
+            if predicate(message):
+                return message
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def test_two_processes_share_the_lobby_a_game_its_spectators_and_the_ledger(
+    nodes: tuple[Node, Node],
+) -> None:
+    one, two = nodes
+    with contextlib.ExitStack() as closing:
+        ann = Player(one.base, "ann")
+        closing.callback(ann.close)
+        bob = Player(two.base, "bob")
+        closing.callback(bob.close)
+        ann.register()
+        bob.register()
+        lobby_one = closing.enter_context(contextlib.closing(LobbySocket(one.base, ann)))
+        lobby_two = closing.enter_context(contextlib.closing(LobbySocket(two.base, bob)))
+
+        offer = ann.offer(variant="backgammon", stake=100, cube=True)
+        # Posted on process 1, heard on process 2 through Redis, listed there from the database.
+        heard = lobby_two.next(lambda m: m["t"] == "request_added" and m["d"]["id"] == offer["id"])
+        assert heard["d"]["owner"]["username"] == "ann"
+        listed = bob.get("/api/requests").json()
+        assert [r["id"] for r in listed] == [offer["id"]]
+        game = bob.accept(listed[0]["id"])
+        # Accepted on process 2, announced in Ann's lobby on process 1.
+        lobby_one.next(lambda m: m["t"] == "game_started" and m["d"]["id"] == game["id"])
+
+        players = [ann.watch(game["id"]), bob.watch(game["id"])]
+        watchers = [GameSocket(None, game["id"], base=node.base) for node in (one, two)]
+        sockets = [closing.enter_context(contextlib.closing(s)) for s in players + watchers]
+        for sock in sockets:
+            sock.until(lambda f: f["t"] == "snapshot")
+        assert [sock.seat for sock in sockets] == [0, 1, None, None]
+        start = sockets[0].v
+        assert [sock.v for sock in sockets] == [start] * 4
+
+        actions = play_randomly(sockets, random.Random(5), prefer=("take",))
+
+        assert actions > 0 and all(sock.finished for sock in sockets)
+        assert [sock.errors for sock in sockets] == [[]] * 4
+        record = _record(one, game["id"])
+        assert record == _record(two, game["id"])
+        stored = [e for e in record["events"] if e["seq"] > start]
+        assert [e["seq"] for e in stored] == list(range(start + 1, start + 1 + len(stored)))
+        for sock in sockets:
+            assert sock.events == stored
+            assert sock.state["result"] == sockets[0].state["result"]
+
+        assert ann.balance() + bob.balance() == 200_000
+        assert ann.balance() != 100_000  # a backgammon money game always moves the stake
+    for node in nodes:
+        health = node.health()
+        assert health["ok"] and health["ledger_total"] == 0, health
+
+
+def test_a_redis_subscription_is_live_once_subscribe_returns(redis_url: str) -> None:
+    """RedisBus: Redis confirms each change before it returns; a leave-and-join race keeps it."""
+
+    async def scenario() -> None:
+        here, there = RedisBus(redis_url), RedisBus(redis_url)
+        await here.start()
+        await there.start()
+        try:
+            heard: asyncio.Queue[str] = asyncio.Queue()
+            key = here.prefix + "game:bus"
+
+            async def subscribers() -> int:
+                [(_, count)] = await there.redis.pubsub_numsub(key)
+                return int(count)
+
+            await here.subscribe("game:bus", heard.put_nowait)
+            assert await subscribers() == 1
+            await there.publish("game:bus", "one")
+            assert await asyncio.wait_for(heard.get(), 10) == "one"
+
+            def late(_message: str) -> None:
+                pass
+
+            await asyncio.gather(
+                here.unsubscribe("game:bus", heard.put_nowait), here.subscribe("game:bus", late)
+            )
+            await here.subscribe("game:bus", heard.put_nowait)
+            assert await subscribers() == 1
+            await there.publish("game:bus", "two")
+            assert await asyncio.wait_for(heard.get(), 10) == "two"
+
+            await here.unsubscribe("game:bus", heard.put_nowait)
+            await here.unsubscribe("game:bus", late)
+            assert await subscribers() == 0
+        finally:
+            await here.stop()
+            await there.stop()
+
+    asyncio.run(scenario())
+
+
+def test_escrows_over_the_same_wallets_at_once_wait_instead_of_deadlocking(
+    postgres_url: str,
+) -> None:
+    """Ann is seat 0 in one game and seat 1 in another; both games escrow at the same time.
+
+    Each transfer locks the wallets' rows in one order, so on PostgreSQL the second
+    waits for the first instead of both failing with "deadlock detected".
+    """
+
+    async def scenario() -> None:
+        db = Database(postgres_url)
+        await db.migrate()
+        try:
+            async with db.transaction() as session:
+                users = [
+                    User(username=name, username_key=name, password_hash="-", created_at=0.0)
+                    for name in ("ann", "bob")
+                ]
+                session.add_all(users)
+                await session.flush()
+                grants = await ledger.system_account(session, "grants")
+                for user in users:
+                    wallet = await ledger.open_wallet(session, user.id)
+                    grant = [(grants, -ledger.GRANT), (wallet, ledger.GRANT)]
+                    await ledger.transfer(session, "grant", grant, now=0.0)
+            ann, bob = (user.id for user in users)
+
+            async def escrow(seat0: int, seat1: int, game_id: str) -> None:
+                async with db.transaction() as session:
+                    wallets = [await ledger.wallet_of(session, uid) for uid in (seat0, seat1)]
+                    held = await ledger.escrow_of(session, game_id)
+                    entries = [(wallets[0], -1), (wallets[1], -1), (held, 2)]
+                    await ledger.transfer(session, "escrow", entries, now=0.0, game_id=game_id)
+
+            for n in range(20):
+                await asyncio.gather(escrow(ann, bob, f"one{n}"), escrow(bob, ann, f"two{n}"))
+            async with db.read() as session:
+                assert await ledger.balance_of(session, ann) == ledger.GRANT - 40
+                assert await ledger.total(session) == 0
+        finally:
+            await db.close()
+
+    asyncio.run(scenario())
+
+
+def _record(node: Node, game_id: str) -> dict[str, Any]:
+    response = httpx.get(f"{node.base}/api/games/{game_id}/record", timeout=10)
+    assert response.status_code == 200, response.text
+    return dict(response.json())
