@@ -162,6 +162,8 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
             await round_.leave(seat)
         else:
             await count_spectator(club, round_, -1)
+        if not hub.sockets:
+            club.round_registry().forget_finished()
 
 
 def _since(ws: WebSocket) -> int | None:

@@ -267,13 +267,17 @@ class Round:
 
     async def arrive(self, seat: int) -> None:
         self.here[seat] += 1
-        if self.here[seat] == 1:
+        if self.here[seat] == 1 and self.live:
             await self._mark(seat, None)
 
     async def leave(self, seat: int) -> None:
         self.here[seat] -= 1
-        if self.here[seat] == 0:
+        if self.here[seat] == 0 and self.live:
             await self._mark(seat, self.club.now())
+
+    @property
+    def live(self) -> bool:
+        return self.game is not None and self.game.status == "live"
 
     async def _mark(self, seat: int, away: float | None) -> None:
         column = "away0" if seat == 0 else "away1"
@@ -453,6 +457,7 @@ class Rounds:
                 await self.get(game_id)
 
     def forget_finished(self) -> None:
+        """Drop finished games nobody is connected to (they reload from the log on demand)."""
         for game_id, round_ in list(self.rounds.items()):
             if (
                 round_.game is not None
