@@ -244,6 +244,7 @@ def race_view(game: RaceGame) -> dict[str, Any]:
         "options": game.options.to_json(),
         "phase": game.phase.name.lower(),
         "position": position.text(),
+        "board": position.text() if turn is None else turn.board().text(),
         "turn": position.turn.letter,
         "to_act": None if to_act is None else to_act.letter,
         "white_seat": game.white_seat,

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import IllegalPlay
-from .movegen import State, Successors, strip_mask, successors_for, to_search
+from .movegen import State, Successors, from_search, strip_mask, successors_for, to_search
 from .moves import Play, RawStep, Step
 from .position import Position
 
@@ -53,6 +53,16 @@ class Turn:
     def complete(self) -> bool:
         """Whether the steps so far form a complete kept sequence (confirm allowed)."""
         return len(self.steps) == self.used
+
+    def board(self) -> Position:
+        """The checkers as they stand after the steps entered so far (for display).
+
+        >>> from sheshbesh.games.race import Position
+        >>> Turn.begin(Position.start("backgammon"), (3, 1)).step(8, 5).board().text()
+        'W:W5,6x5,8x2,13x5,24x2:B1x2,12x5,17x3,19x5'
+        """
+        state = self._trail[-1][0]
+        return from_search(self.position, state, (self.position.turn, self.position.owed))
 
     def legal_steps(self) -> tuple[Step, ...]:
         """Every step that may come next (empty when complete or nothing is playable)."""
