@@ -17,12 +17,15 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
 from sqlalchemy import func, select
 
 from sheshbesh.store.db import Database
 from sheshbesh.store.models import Account
 
-from . import auth, channel, lobby, spectate, wallet
+from sheshbesh.web import STATIC
+
+from . import auth, channel, lobby, spectate, wallet, web
 from .club import Club, new_id
 from .errors import ApiError, TooMany, as_api_error
 from .pubsub import make_bus
@@ -65,10 +68,13 @@ def create_app(
         lifespan=lifespan,
     )
     app.add_middleware(auth.CsrfMiddleware, secure=settings.secure_cookies)
+    app.add_middleware(web.SecurityHeaders)
     for router in (auth.router, lobby.router, spectate.router, wallet.router):
         app.include_router(router)
     app.include_router(lobby.socket_router)
     app.include_router(channel.router)
+    app.include_router(web.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, error: ApiError) -> JSONResponse:
