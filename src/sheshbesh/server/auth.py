@@ -207,6 +207,17 @@ async def me(request: Request) -> dict[str, Any]:
         return await me_json(session, user)
 
 
+@router.get("/session")
+async def current_session(request: Request) -> dict[str, Any]:
+    """Who is logged in (``{"me": null}`` for a guest): the page asks this once at load."""
+    club = club_of(request)
+    user = await user_of(club, request)
+    if user is None:
+        return {"me": None}
+    async with club.db.read() as session:
+        return {"me": await me_json(session, user)}
+
+
 @router.get("/csrf")
 async def csrf(request: Request) -> dict[str, str]:
     """The CSRF token to send back in ``X-CSRF-Token`` (also set as the ``csrf`` cookie)."""

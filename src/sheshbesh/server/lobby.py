@@ -23,12 +23,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.websockets import WebSocketDisconnect
 
 from sheshbesh.games import VARIANTS
+from sheshbesh.games.race import find_rules
 from sheshbesh.play.clock import Clock, InvalidTimeControl, TimeControl
 from sheshbesh.play.dice import DiceBox
 from sheshbesh.play.draughts import DraughtsOptions
 from sheshbesh.play.errors import InvalidOptions
 from sheshbesh.play.fair import FairDice
-from sheshbesh.play.options import RaceOptions
+from sheshbesh.play.options import NARDY, RaceOptions
 from sheshbesh.store import ledger
 from sheshbesh.store.models import Game, GameEvent, User
 from sheshbesh.store.models import Request as GameRequest
@@ -188,6 +189,28 @@ async def create_request(body: RequestIn, request: Request) -> dict[str, Any]:
     view = request_json(game_request, user)
     await club.bus.publish("lobby", json.dumps({"t": "request_added", "d": view}))
     return view
+
+
+@router.get("/variants")
+async def variants() -> list[dict[str, Any]]:
+    """What a request form may offer for each game: options, defaults and limits (GEN-3)."""
+    out: list[dict[str, Any]] = []
+    for name in VARIANTS:
+        if name == "draughts":
+            out.append({"variant": name, "options": ["move_limit"],
+                        "defaults": DraughtsOptions().to_json()})  # fmt: skip
+            continue
+        defaults = RaceOptions.defaults(name).to_json()
+        rules = find_rules(name)
+        options = (
+            ["cube", "beavers", "jacoby", "auto_doubles", "match_length"] if rules.cube else []
+        )
+        if name in NARDY:
+            options.append("stake_mode")
+        if rules.last_roll:
+            options.append("last_roll")
+        out.append({"variant": name, "options": options, "defaults": defaults})
+    return out
 
 
 @router.get("")

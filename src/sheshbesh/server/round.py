@@ -116,9 +116,10 @@ class Round:
     def presence(self) -> list[dict[str, Any]]:
         assert self.game is not None
         grace = self.club.settings.abandon_grace
+        now = self.club.now()
         return [
             {"seat": seat, "online": away is None, "since": away,
-             "deadline": None if away is None else away + grace}
+             "deadline": None if away is None else away + grace, "now": now}
             for seat, away in enumerate((self.game.away0, self.game.away1))
         ]  # fmt: skip
 
@@ -289,7 +290,8 @@ class Round:
             self.game = game
         grace = self.club.settings.abandon_grace
         presence = {"seat": seat, "online": away is None, "since": away,
-                    "deadline": None if away is None else away + grace}  # fmt: skip
+                    "deadline": None if away is None else away + grace,
+                    "now": self.club.now()}  # fmt: skip
         await self.club.bus.publish(f"game:{self.id}", json.dumps({"presence": presence}))
         self.schedule()
 

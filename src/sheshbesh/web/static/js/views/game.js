@@ -1,0 +1,369 @@
+// The game room: the board, both players with their clocks, the buttons for what
+// the server says you may do now, the result and, once finished, a replay.
+// Players and spectators use the same room; a spectator simply has no buttons.
+// The server decides: the room only sends what a `legal` frame offered.
+
+import { Channel } from "../channel.js";
+import { clear, h } from "../dom.js";
+
+const BUTTONS = ["roll", "double", "take", "beaver", "drop", "undo", "confirm", "accept_resign",
+  "decline_resign", "offer_draw", "accept_draw", "decline_draw"];
+
+export async function mount(main, ctx) {
+  const { t } = ctx;
+  const id = ctx.params.get("game");
+  const room = {
+    you: null, players: [], summary: null, state: null, legal: null, clock: null, clockAt: 0,
+    presence: [null, null], events: [], pending: false, board: null, replay: null,
+  };
+  const prefs = JSON.parse(localStorage.getItem("room-prefs") || "{}");
+
+  const boardHost = h("div", { class: "board-host", "data-testid": "board" });
+  const top = h("div", { class: "players" });
+  const bottom = h("div", { class: "players" });
+  const status = h("p", { class: "status-line", "aria-live": "polite", "data-testid": "status" });
+  const actions = h("div", { class: "actions", "data-testid": "actions" });
+  const result = h("section", { class: "card result", hidden: true, "data-testid": "result" });
+  const log = h("ol", { class: "log", "aria-label": t("room.moves") });
+  const replayBox = h("div", { class: "replay", hidden: true });
+  const autoRoll = h("input", { type: "checkbox", checked: !!prefs.autoRoll, onchange: savePrefs });
+  const autoConfirm = h("input", { type: "checkbox", checked: !!prefs.autoConfirm, onchange: savePrefs });
+  const options = h("div", { class: "options", hidden: true },
+    h("label", { class: "check" }, autoRoll, t("room.auto_roll")),
+    h("label", { class: "check" }, autoConfirm, t("room.auto_confirm")));
+  const title = h("h1", {}, t("room.loading"));
+
+  main.append(h("div", { class: "room" },
+    h("section", {}, title, top, boardHost, bottom),
+    h("aside", { class: "stack" },
+      h("div", { class: "card stack" }, status, actions, options),
+      result, replayBox,
+      h("details", { class: "card" }, h("summary", {}, t("room.moves")), log))));
+
+  function savePrefs() {
+    localStorage.setItem("room-prefs", JSON.stringify({
+      autoRoll: autoRoll.checked, autoConfirm: autoConfirm.checked }));
+    maybeAutoAct();
+  }
+
+  const mySide = () => (room.you === null || !room.state ? null
+    : room.you === room.state.white_seat ? "W" : "B");
+  const seatOfSide = (side) => (side === "W" ? room.state.white_seat : 1 - room.state.white_seat);
+  const nameOfSide = (side) => room.players[seatOfSide(side)]?.username ?? "?";
+
+  function act(action) {
+    if (room.pending || room.replay) return;
+    if (channel.act(action)) {
+      room.pending = true;
+      render();
+    } else {
+      ctx.toast(t("net.offline"), "bad");
+    }
+  }
+
+  async function ensureBoard() {
+    if (room.board || !room.state) return;
+    if (room.state.kind === "draughts") {
+      const { DraughtsBoard } = await import("../board/draughts.js");
+      room.board = new DraughtsBoard(boardHost, { onAction: act });
+    } else {
+      const { RaceBoard } = await import("../board/race.js");
+      room.board = new RaceBoard(boardHost, { onAction: act });
+    }
+  }
+
+  function playerCard(side) {
+    const seat = seatOfSide(side);
+    const presence = room.presence[seat];
+    const toAct = room.state.to_act === side && !room.state.result;
+    const clock = clockText(side);
+    const pips = room.state.pips ? room.state.pips[side] : null;
+    const score = room.state.match ? room.state.match.score[side] : null;
+    return h("div", { class: `player${toAct ? " to-act" : ""}`, "data-testid": `player-${side}` },
+      h("span", { class: `swatch ${side}`, "aria-hidden": "true" }),
+      h("span", { class: "name" }, nameOfSide(side), seat === room.you ? ` (${t("room.you")})` : ""),
+      presence && !presence.online ? h("span", { class: "offline" }, t("room.offline")) : null,
+      pips !== null ? h("span", { class: "muted", title: t("board.pips") }, t("room.pips", { n: pips })) : null,
+      score !== null && score !== undefined ? h("span", { class: "tag" }, t("room.points", { n: score })) : null,
+      clock ? h("span", { class: `clock${clock.running ? " running" : ""}${clock.low ? " low" : ""}`,
+        "aria-label": t("room.clock_of", { name: nameOfSide(side) }) }, clock.text) : null);
+  }
+
+  function clockText(side) {
+    const c = room.clock;
+    if (!c || c.white === null) return null;
+    let left = side === "W" ? c.white : c.black;
+    const running = c.running !== null && c.running === seatOfSideIndex(side) && !room.state.result;
+    if (running) {
+      const elapsed = (performance.now() - room.clockAt) / 1000;
+      const delay = c.delay_left || 0;
+      left = Math.max(0, left - Math.max(0, elapsed - delay));
+    }
+    const whole = Math.ceil(left);
+    const text = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+    return { text, running, low: running && left < 20 };
+  }
+
+  // The clock's sides are colours: 0 is White, 1 is Black.
+  const seatOfSideIndex = (side) => (side === "W" ? 0 : 1);
+
+  function statusText() {
+    const s = room.state;
+    if (s.result || (s.match && s.match.result)) return t("room.finished");
+    if (room.pending) return t("room.sending");
+    if (!s.to_act) return t("room.waiting");
+    const mine = s.to_act === mySide();
+    if (s.phase === "doubled") {
+      return mine ? t("room.you_are_doubled", { value: s.cube.value * 2 })
+        : t("room.doubled_waiting", { name: nameOfSide(s.to_act) });
+    }
+    if (s.phase === "resigning" && s.resign_offer) {
+      return mine ? t("room.resign_offered", { name: nameOfSide(s.resign_offer.side), level: levelName(s.resign_offer.level) })
+        : t("room.resign_waiting");
+    }
+    if (s.draw_offer && s.draw_offer !== mySide() && mySide()) return t("room.draw_offered");
+    if (mine) return s.phase === "roll" ? t("room.your_roll") : t("room.your_move");
+    return t("room.their_turn", { name: nameOfSide(s.to_act) });
+  }
+
+  function levelName(level) {
+    return t(`result.level_${level}`);
+  }
+
+  function renderActions() {
+    clear(actions);
+    const legal = room.replay ? null : room.legal;
+    if (!legal || room.you === null) return;
+    const types = new Set(legal.map((a) => a.type));
+    for (const type of BUTTONS) {
+      if (!types.has(type)) continue;
+      if (type === "offer_draw" && !legal.some((a) => a.type === "offer_draw" && !a.move)) continue;
+      const label = type === "double" ? t("room.double_to", { value: (room.state.cube?.value || 1) * 2 }) : t(`action.${type}`);
+      actions.append(h("button", {
+        type: "button", "data-action": type, disabled: room.pending,
+        class: ["drop", "decline_resign", "decline_draw"].includes(type) ? "secondary" : "",
+        onclick: () => act({ type }),
+      }, label));
+    }
+    const resigns = legal.filter((a) => a.type === "resign");
+    if (resigns.length) {
+      const pick = h("select", { "aria-label": t("room.resign_level") },
+        resigns.map((a) => h("option", { value: a.level ?? 1 }, a.level ? levelName(a.level) : t("action.resign"))));
+      actions.append(h("span", { class: "row" }, resigns.length > 1 ? pick : null,
+        h("button", { type: "button", class: "danger", "data-action": "resign", disabled: room.pending,
+          onclick: () => {
+            if (!confirm(t("room.resign_confirm"))) return;
+            const level = Number(pick.value);
+            act(resigns.length > 1 ? { type: "resign", level } : resigns[0]);
+          } }, t("action.resign"))));
+    }
+  }
+
+  function renderResult() {
+    const s = room.state;
+    const final = s.match ? s.match.result : s.result;
+    result.hidden = !final;
+    clear(result);
+    if (!final) return;
+    const winner = final.winner;
+    const stake = room.summary?.stake || 0;
+    const mine = mySide();
+    const paid = mine && final.payout ? (final.payout[mine] || 0) * stake : null;
+    result.append(
+      h("h2", {}, winner ? t("result.wins", { name: nameOfSide(winner) }) : t("result.draw")),
+      s.match ? h("p", {}, t("result.match_score", { w: final.score[0], b: final.score[1] }))
+        : final.level ? h("p", {}, t("result.points", { level: levelName(final.level), points: final.points })) : null,
+      h("p", { class: "muted" }, t("result.reason", { reason: final.reason })),
+      paid !== null && stake ? h("p", { "data-testid": "paid" },
+        paid >= 0 ? t("result.you_won_fun", { amount: ctx.number(paid) })
+          : t("result.you_lost_fun", { amount: ctx.number(-paid) })) : null,
+      h("p", { class: "row" },
+        h("a", { class: "button secondary", href: `/api/games/${id}/record`, download: `${id}.json` }, t("result.record")),
+        h("a", { class: "button secondary", href: `#/verify?game=${id}` }, t("result.verify"))));
+  }
+
+  function renderLog() {
+    clear(log);
+    for (const event of room.events) {
+      const line = describe(t, event, nameOfSide);
+      if (line) log.append(h("li", {}, line));
+    }
+    log.scrollTop = log.scrollHeight;
+  }
+
+  function render() {
+    if (!room.state) return;
+    const s = room.state;
+    title.textContent = `${t(`variant.${s.variant}`)} · ${room.players.map((p) => p.username).join(" – ")}`;
+    const me = mySide() || "W";
+    const other = me === "W" ? "B" : "W";
+    clear(top).append(playerCard(other));
+    clear(bottom).append(playerCard(me));
+    status.textContent = statusText();
+    options.hidden = room.you === null || s.kind === "draughts";
+    renderActions();
+    renderResult();
+    const shown = room.replay ? room.replay.frames[room.replay.at] : s;
+    if (room.board) room.board.update({ state: shown, legal: room.replay ? null : room.legal, you: room.you });
+  }
+
+  function maybeAutoAct() {
+    const legal = room.legal;
+    if (!legal || room.pending || room.you === null) return;
+    const types = new Set(legal.map((a) => a.type));
+    if (autoRoll.checked && types.has("roll") && !types.has("double")) {
+      act({ type: "roll" });
+    } else if (autoConfirm.checked && types.has("confirm")
+        && ![...types].some((x) => !["confirm", "undo", "resign"].includes(x))) {
+      act({ type: "confirm" });
+    }
+  }
+
+  function announce(event) {
+    if (event.type === "passed") ctx.toast(t("room.no_move", { name: nameOfSide(event.side) }));
+    if (event.type === "timeout") ctx.toast(t("room.timeout", { name: nameOfSide(event.side) }));
+  }
+
+  async function startReplay() {
+    const record = await ctx.api.get(`/api/games/${id}/record`);
+    const frames = [];
+    for (const event of record.events) {
+      if (event.type === "played" && event.position) {
+        const board = event.position;
+        frames.push({ ...room.state, board, position: board, dice: null, steps: [], result: null,
+          match: room.state.match ? { ...room.state.match, result: null } : undefined, to_act: null });
+      }
+    }
+    if (!frames.length) return;
+    room.replay = { frames, at: 0 };
+    renderReplay();
+    render();
+  }
+
+  function renderReplay() {
+    clear(replayBox);
+    replayBox.hidden = !(room.state && (room.state.result || room.state.match?.result));
+    if (replayBox.hidden) return;
+    if (!room.replay) {
+      replayBox.append(h("button", { type: "button", class: "secondary", onclick: startReplay }, t("replay.start")));
+      return;
+    }
+    const { frames } = room.replay;
+    const go = (at) => { room.replay.at = Math.max(0, Math.min(frames.length - 1, at)); renderReplay(); render(); };
+    replayBox.append(
+      h("button", { type: "button", class: "secondary", "aria-label": t("replay.first"), onclick: () => go(0) }, "⏮"),
+      h("button", { type: "button", class: "secondary", "aria-label": t("replay.previous"), onclick: () => go(room.replay.at - 1) }, "◀"),
+      h("span", {}, t("replay.position", { n: room.replay.at + 1, of: frames.length })),
+      h("button", { type: "button", class: "secondary", "aria-label": t("replay.next"), onclick: () => go(room.replay.at + 1) }, "▶"),
+      h("button", { type: "button", class: "secondary", "aria-label": t("replay.last"), onclick: () => go(frames.length - 1) }, "⏭"),
+      h("button", { type: "button", class: "secondary", onclick: () => { room.replay = null; renderReplay(); render(); } }, t("replay.exit")));
+  }
+
+  function presenceBanner() {
+    const away = room.presence.find((p, seat) => p && !p.online && seat !== room.you);
+    if (!away || room.state?.result || room.summary?.status === "finished") {
+      ctx.banner("");
+      return;
+    }
+    const left = Math.max(0, Math.round(away.deadline - away.now - (performance.now() - away.at) / 1000));
+    ctx.banner(t("room.opponent_away", { name: room.players[away.seat]?.username ?? "?", seconds: left }));
+  }
+
+  const channel = new Channel(`/ws/game/${id}`, {
+    onFrame(frame) {
+      const d = frame.d;
+      switch (frame.t) {
+        case "hello":
+          room.you = d.you;
+          room.players = d.players;
+          break;
+        case "snapshot":
+          room.summary = d;
+          room.state = { ...d.state };
+          room.legal = d.legal;
+          room.clock = d.clock;
+          room.clockAt = performance.now();
+          room.presence = d.presence.map((p) => ({ ...p, at: performance.now() }));
+          room.pending = false;
+          break;
+        case "event":
+          room.events.push(d);
+          announce(d);
+          if (d.type === "finished" || d.type === "match_finished") ctx.refreshMe();
+          return renderLog();
+        case "state":
+          room.state = d;
+          room.legal = null;
+          room.pending = false;
+          if (room.summary && d.result && d.kind !== "match") room.summary.status = "finished";
+          break;
+        case "legal":
+          room.legal = d;
+          room.pending = false;
+          break;
+        case "clock":
+          room.clock = d;
+          room.clockAt = performance.now();
+          break;
+        case "presence":
+          room.presence[d.seat] = { ...d, at: performance.now() };
+          presenceBanner();
+          break;
+        case "presence_all":
+          room.presence = d.map((p) => ({ ...p, at: performance.now() }));
+          break;
+        case "error":
+          room.pending = false;
+          if (d.error === "not_found") {
+            clear(main).append(h("h1", {}, t("error.not_found")));
+            return;
+          }
+          ctx.toast(d.message, "bad");
+          break;
+        default:
+          return;
+      }
+      ensureBoard().then(() => {
+        render();
+        renderReplay();
+        maybeAutoAct();
+      });
+    },
+    onStatus(status) {
+      if (status === "lost") ctx.banner(t("net.reconnecting"), "bad");
+      else presenceBanner();
+    },
+  });
+  const ticker = setInterval(() => {
+    if (!room.state) return;
+    clear(top).append(playerCard(mySide() === "B" ? "W" : "B"));
+    clear(bottom).append(playerCard(mySide() || "W"));
+    if (room.presence.some((p) => p && !p.online)) presenceBanner();
+  }, 500);
+  return () => {
+    clearInterval(ticker);
+    channel.close();
+    if (room.board) room.board.destroy();
+    ctx.banner("");
+  };
+}
+
+function describe(t, event, nameOfSide) {
+  const who = event.side ? nameOfSide(event.side) : "";
+  switch (event.type) {
+    case "opening": return event.starter ? t("log.opening", { name: nameOfSide(event.starter), dice: (event.first_dice || event.dice || []).join("-") }) : t("log.opening_tie");
+    case "rolled": return t("log.rolled", { name: who, dice: event.dice.join("-") });
+    case "played": return t("log.played", { name: who, play: event.play || event.move || "" });
+    case "passed": return t("log.passed", { name: who });
+    case "doubled": return t("log.doubled", { name: who, value: event.cube ?? "" });
+    case "taken": return t("log.taken", { name: who });
+    case "dropped": return t("log.dropped", { name: who });
+    case "beavered": return t("log.beavered", { name: who });
+    case "resign_offered": return t("log.resign_offered", { name: who, level: t(`result.level_${event.level}`) });
+    case "timeout": return t("log.timeout", { name: who });
+    case "draw_offered": return t("log.draw_offered", { name: who });
+    case "game_finished": return t("log.game_finished", { game: event.game });
+    case "finished": return t("log.finished");
+    default: return null;
+  }
+}

@@ -1,0 +1,227 @@
+// The lobby: post a game request, accept one with a click, and watch games being
+// played now. Everything updates live from the lobby socket (docs/protocol.md).
+
+import { Channel } from "../channel.js";
+import { clear, h } from "../dom.js";
+
+const CLOCKS = ["untimed", "delay 12s + 5m", "delay 12s + 10m", "delay 15s + 30m",
+  "fischer 3m + 2s", "fischer 5m + 5s", "fischer 15m + 10s"];
+
+export async function mount(main, ctx) {
+  const { t, api } = ctx;
+  const requests = new Map();
+  const games = new Map();
+  const requestsBody = h("tbody");
+  const gamesBody = h("tbody");
+  const mine = h("div");
+  const variants = await api.get("/api/requests/variants");
+
+  const form = ctx.me ? requestForm(ctx, variants) : h("p", {},
+    h("a", { href: "#/login" }, t("nav.login")), " · ", h("a", { href: "#/register" }, t("nav.register")),
+    " — ", t("lobby.login_to_play"));
+
+  main.append(
+    mine,
+    h("div", { class: "grid two" },
+      h("section", { class: "card", "aria-labelledby": "requests-title" },
+        h("h1", { id: "requests-title" }, t("lobby.requests")),
+        h("table", { class: "responsive", "data-testid": "requests" },
+          h("thead", {}, h("tr", {},
+            h("th", {}, t("lobby.player")), h("th", {}, t("lobby.game")),
+            h("th", { class: "num" }, t("lobby.stake")), h("th", {}, t("lobby.clock")), h("th", {}, ""))),
+          requestsBody)),
+      h("section", { class: "card", "aria-labelledby": "new-title" },
+        h("h2", { id: "new-title" }, t("lobby.new_request")), form)),
+    h("section", { class: "card", "aria-labelledby": "live-title" },
+      h("h2", { id: "live-title" }, t("lobby.now_playing")),
+      h("table", { class: "responsive", "data-testid": "live" },
+        h("thead", {}, h("tr", {},
+          h("th", {}, t("lobby.players")), h("th", {}, t("lobby.game")),
+          h("th", { class: "num" }, t("lobby.stake")), h("th", {}, t("lobby.score")),
+          h("th", { class: "num" }, t("lobby.spectators")), h("th", {}, ""))),
+        gamesBody)),
+  );
+
+  function render() {
+    clear(requestsBody);
+    if (!requests.size) {
+      requestsBody.append(h("tr", {}, h("td", { class: "empty wide", colspan: 5 }, t("lobby.no_requests"))));
+    }
+    for (const request of requests.values()) requestsBody.append(requestRow(ctx, request));
+    clear(gamesBody);
+    if (!games.size) {
+      gamesBody.append(h("tr", {}, h("td", { class: "empty wide", colspan: 6 }, t("lobby.no_games"))));
+    }
+    for (const game of games.values()) gamesBody.append(gameRow(ctx, game));
+    clear(mine);
+    const own = ctx.me && [...games.values()].find((g) => g.players.some((p) => p.id === ctx.me.id));
+    if (own) {
+      mine.append(h("p", { class: "card" }, t("lobby.your_game"), " ",
+        h("a", { class: "button", href: `#/game/${own.id}` }, t("lobby.return"))));
+    }
+  }
+
+  const channel = new Channel("/ws/lobby", {
+    onFrame(frame) {
+      if (frame.t === "lobby") {
+        requests.clear();
+        games.clear();
+        for (const r of frame.d.requests) requests.set(r.id, r);
+        for (const g of frame.d.games) games.set(g.id, g);
+      } else if (frame.t === "request_added") {
+        requests.set(frame.d.id, frame.d);
+      } else if (frame.t === "request_removed") {
+        requests.delete(frame.d.id);
+      } else if (frame.t === "game_started" || frame.t === "game_updated") {
+        if (frame.d.status === "live") games.set(frame.d.id, frame.d);
+        const players = frame.d.players || [];
+        if (frame.t === "game_started" && ctx.me && players.some((p) => p.id === ctx.me.id)) {
+          ctx.refreshMe();
+          ctx.navigate(`#/game/${frame.d.id}`);
+          return;
+        }
+      } else if (frame.t === "game_finished") {
+        games.delete(frame.d.id);
+      } else {
+        return;
+      }
+      render();
+    },
+    onStatus(status) {
+      ctx.banner(status === "lost" ? t("net.reconnecting") : "", status === "lost" ? "bad" : "");
+    },
+  });
+  render();
+  return () => channel.close();
+}
+
+export function optionTags(t, request) {
+  const o = request.options || {};
+  const tags = [];
+  if (o.match_length) tags.push(t("option.match_of", { points: o.match_length }));
+  if (o.cube) tags.push(t("option.cube"));
+  if (o.beavers) tags.push(t("option.beavers"));
+  if (o.jacoby) tags.push(t("option.jacoby"));
+  if (o.auto_doubles) tags.push(t("option.auto_doubles_n", { n: o.auto_doubles }));
+  if (request.variant && ["short_nardy", "caucasian_nardy", "long_nardy"].includes(request.variant)) {
+    tags.push(t(o.stake_mode === "mars" ? "option.mars" : "option.oin"));
+  }
+  if (o.last_roll) tags.push(t("option.last_roll"));
+  if (o.move_limit) tags.push(t("option.move_limit_n", { n: o.move_limit }));
+  return tags.map((tag) => h("span", { class: "tag" }, tag));
+}
+
+function requestRow(ctx, request) {
+  const { t, api } = ctx;
+  let button;
+  if (!ctx.me) {
+    button = h("a", { href: "#/login" }, t("nav.login"));
+  } else if (request.owner.id === ctx.me.id) {
+    button = h("button", { class: "secondary", type: "button", onclick: async () => {
+      try { await api.del(`/api/requests/${request.id}`); } catch (e) { ctx.toast(e.message, "bad"); }
+    } }, t("lobby.cancel"));
+  } else {
+    button = h("button", { type: "button", "data-testid": "accept", onclick: async (event) => {
+      event.target.disabled = true;
+      try {
+        const game = await api.post(`/api/requests/${request.id}/accept`);
+        await ctx.refreshMe();
+        ctx.navigate(`#/game/${game.id}`);
+      } catch (e) {
+        ctx.toast(e.message, "bad");
+        event.target.disabled = false;
+      }
+    } }, t("lobby.accept"));
+  }
+  return h("tr", { dataset: { request: request.id } },
+    h("td", {}, h("a", { href: `#/profile/${request.owner.username}` }, request.owner.username)),
+    h("td", { class: "wide" }, t(`variant.${request.variant}`), " ", optionTags(t, request)),
+    h("td", { class: "num" }, request.stake ? t("fun.amount", { amount: ctx.number(request.stake) }) : t("lobby.free")),
+    h("td", {}, clockLabel(t, request.clock)),
+    h("td", {}, button));
+}
+
+function gameRow(ctx, game) {
+  const { t } = ctx;
+  const names = game.players.map((p) => p.username).join(" – ");
+  const score = game.score ? `${game.score.W}–${game.score.B}` : "";
+  return h("tr", { dataset: { game: game.id } },
+    h("td", { class: "wide" }, names),
+    h("td", {}, t(`variant.${game.variant}`)),
+    h("td", { class: "num" }, game.stake ? t("fun.amount", { amount: ctx.number(game.stake) }) : t("lobby.free")),
+    h("td", {}, score),
+    h("td", { class: "num" }, String(game.spectators)),
+    h("td", {}, h("a", { class: "button secondary", href: `#/game/${game.id}` }, t("lobby.watch"))));
+}
+
+export function clockLabel(t, clock) {
+  return clock === "untimed" ? t("clock.untimed") : clock;
+}
+
+function requestForm(ctx, variants) {
+  const { t, api } = ctx;
+  const byName = new Map(variants.map((v) => [v.variant, v]));
+  const variant = h("select", { name: "variant" },
+    variants.map((v) => h("option", { value: v.variant }, t(`variant.${v.variant}`))));
+  const stake = h("input", { name: "stake", type: "number", min: 0, step: 1, value: 100, required: true,
+    inputmode: "numeric" });
+  const clock = h("select", { name: "clock" }, CLOCKS.map((c) => h("option", { value: c }, clockLabel(t, c))));
+  const optionsBox = h("div", { class: "options" });
+  const error = h("p", { class: "error", role: "alert" });
+  const fields = {};
+
+  function renderOptions() {
+    clear(optionsBox);
+    for (const key of Object.keys(fields)) delete fields[key];
+    const info = byName.get(variant.value);
+    for (const name of info.options) {
+      const value = info.defaults[name];
+      let input;
+      if (typeof value === "boolean") {
+        input = h("input", { type: "checkbox", name, checked: value });
+        optionsBox.append(h("label", { class: "check" }, input, t(`option.${name}`)));
+      } else if (name === "stake_mode") {
+        input = h("select", { name }, ["oin", "mars"].map((m) => h("option", { value: m, selected: m === value },
+          t(`option.${m}`))));
+        optionsBox.append(h("label", {}, t("option.stake_mode"), input));
+      } else {
+        const limits = { auto_doubles: [0, 3], match_length: [0, 25], move_limit: [0, 1000] }[name] || [0, 99];
+        input = h("input", { type: "number", name, min: limits[0], max: limits[1], step: 1, value });
+        optionsBox.append(h("label", {}, t(`option.${name}`), input));
+      }
+      fields[name] = input;
+    }
+  }
+  variant.addEventListener("change", renderOptions);
+  renderOptions();
+
+  const submit = h("button", { type: "submit" }, t("lobby.post"));
+  return h("form", { class: "stack", "data-testid": "new-request", onsubmit: async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    const body = { variant: variant.value, stake: Number(stake.value), clock: clock.value };
+    for (const [name, input] of Object.entries(fields)) {
+      body[name] = input.type === "checkbox" ? input.checked
+        : input.tagName === "SELECT" ? input.value : Number(input.value);
+    }
+    if (body.match_length > 0) {  // BG-18: a match has no beavers, Jacoby or automatic doubles
+      delete body.beavers; delete body.jacoby; delete body.auto_doubles;
+    }
+    if (!Number.isInteger(body.stake)) {
+      error.textContent = t("lobby.stake_whole");
+      return;
+    }
+    submit.disabled = true;
+    try {
+      await api.post("/api/requests", body);
+      ctx.toast(t("lobby.posted"));
+    } catch (e) {
+      error.textContent = e.message;
+    } finally {
+      submit.disabled = false;
+    }
+  } },
+    h("div", { class: "row" }, h("label", {}, t("lobby.game"), variant),
+      h("label", {}, t("lobby.stake_fun"), stake), h("label", {}, t("lobby.clock"), clock)),
+    optionsBox, error, submit);
+}
