@@ -22,7 +22,6 @@ from sqlalchemy import func, select
 
 from sheshbesh.store.db import Database
 from sheshbesh.store.models import Account
-
 from sheshbesh.web import STATIC
 
 from . import auth, channel, lobby, spectate, wallet, web
