@@ -31,6 +31,7 @@ from sheshbesh.play.clock import Clock
 from sheshbesh.play.dice import DiceBox
 from sheshbesh.play.fair import FairDice
 from sheshbesh.store import ledger
+from sheshbesh.store.group import MoveWrite
 from sheshbesh.store.ledger import InsufficientFunds
 from sheshbesh.store.models import Game, GameEvent, User
 
@@ -160,26 +161,85 @@ class Round:
     async def act(self, user_id: int | None, seen: int, data: Any) -> int:
         """A player's action on the game at sequence ``seen``; returns the new sequence."""
         async with self.lock:
-            async with self.club.db.transaction() as session:
-                game = await self._locked(session)
-                table = await self.catch_up(session, game)
-                seat = self.seat_of(user_id)
-                if seat is None:
-                    raise Forbidden("only the game's players can act; spectators watch",
-                                    code="not_a_player")  # fmt: skip
-                if game.status != "live":
-                    raise Conflict("the game is over", code="game_over")
-                if seen != game.seq:
-                    raise Conflict(
-                        f"stale action: it was sent at move {seen}, the game is at {game.seq};"
-                        " resync and try again",
-                        code="stale",
-                    )
-                action = table.parse(data, table.side_of(seat))
-                applied = await self._apply(session, game, table, action)
-            self._adopt(applied, game)
+            if self.club.db.is_sqlite:
+                applied = await self._act_here(user_id, seen, data)
+            else:
+                applied = await self._act_locked(user_id, seen, data)
         await self.publish(applied)
         return applied.table.seq
+
+    def _check(self, game: Game, table: Table, user_id: int | None, seen: int) -> int:
+        """The acting seat, or the reason this user may not act now at ``seen``."""
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise Forbidden("only the game's players can act; spectators watch",
+                            code="not_a_player")  # fmt: skip
+        if game.status != "live":
+            raise Conflict("the game is over", code="game_over")
+        if seen != table.seq:
+            raise Conflict(
+                f"stale action: it was sent at move {seen}, the game is at {table.seq};"
+                " resync and try again",
+                code="stale",
+            )
+        return seat
+
+    async def _act_locked(self, user_id: int | None, seen: int, data: Any) -> Applied:
+        """Several processes may serve this game: lock its row and catch up first."""
+        async with self.club.db.transaction() as session:
+            game = await self._locked(session)
+            table = await self.catch_up(session, game)
+            seat = self._check(game, table, user_id, seen)
+            action = table.parse(data, table.side_of(seat))
+            applied = await self._apply(session, game, table, action)
+        self._adopt(applied, game)
+        return applied
+
+    async def _act_here(self, user_id: int | None, seen: int, data: Any) -> Applied:
+        """One process owns the game (SQLite): decide in memory, then store.
+
+        A move that moves no money joins the group commit (store/group.py); one
+        that does (a double's escrow, the payout) writes its ledger rows in the
+        same transaction as its events, as every money movement must.
+        """
+        game, table = self.game, self.table
+        assert game is not None and table is not None
+        seat = self._check(game, table, user_id, seen)
+        action = table.parse(data, table.side_of(seat))
+        dice = self._dice(game)
+        clock = None if game.clock is None else Clock.from_state(game.clock)
+        now = self.club.now()
+        if clock is not None and clock.at is not None:
+            now = max(now, clock.at)
+        applied = table.apply(action, dice, clock, now)
+        after = applied.table
+        moves_money = after.finished or game.stake * after.exposure() > min(game.held0, game.held1)
+        if moves_money:
+            async with self.club.db.transaction() as session:
+                row = await session.get(Game, self.id)
+                assert row is not None and row.seq == table.seq, "the stored game moved on"
+                await store_applied(self.club, session, row, applied, now)
+                _keep_dice(row, dice)
+            self._adopt(applied, row)
+            return applied
+        columns = {
+            "seq": after.seq,
+            "clock": game.clock if applied.clock is None else applied.clock.to_state(),
+            "dice_secret": game.dice_secret if dice is None else dice.box.secret.hex(),
+            "next_roll": game.next_roll if dice is None else dice.box.next_roll,
+            "at": now,
+        }
+        await self.club.db.group.write(MoveWrite(self.id, table.seq, list(applied.events), columns))
+        for name in ("seq", "clock", "dice_secret", "next_roll"):
+            setattr(game, name, columns[name])
+        self.table = after
+        return applied
+
+    def _dice(self, game: Game) -> FairDice | None:
+        if game.dice_secret is None:
+            return None
+        box = DiceBox(game.next_roll, bytes.fromhex(game.dice_secret))
+        return FairDice(box, self.club.new_seed, lambda: secrets.token_hex(8))
 
     async def expire(self) -> None:
         """End the game if the running flag fell or the player to act stayed away (PL-7)."""
@@ -224,19 +284,14 @@ class Round:
 
     async def _apply(self, session: AsyncSession, game: Game, table: Table, action: Any) -> Applied:
         club = self.club
-        dice = None
-        if game.dice_secret is not None:
-            box = DiceBox(game.next_roll, bytes.fromhex(game.dice_secret))
-            dice = FairDice(box, club.new_seed, lambda: secrets.token_hex(8))
+        dice = self._dice(game)
         clock = None if game.clock is None else Clock.from_state(game.clock)
         now = club.now()
         if clock is not None and clock.at is not None:
             now = max(now, clock.at)
         applied = table.apply(action, dice, clock, now)
         await store_applied(club, session, game, applied, now)
-        if dice is not None:
-            game.dice_secret = dice.box.secret.hex()
-            game.next_roll = dice.box.next_roll
+        _keep_dice(game, dice)
         return applied
 
     def _adopt(self, applied: Applied, game: Game) -> None:
@@ -342,6 +397,13 @@ class Round:
     def stop(self) -> None:
         if self.timer is not None:
             self.timer.cancel()
+
+
+def _keep_dice(game: Game, dice: FairDice | None) -> None:
+    """Store the box for the next roll (its committed, unrevealed seed) on the game row."""
+    if dice is not None:
+        game.dice_secret = dice.box.secret.hex()
+        game.next_roll = dice.box.next_roll
 
 
 async def store_applied(

@@ -65,8 +65,8 @@ async def count_spectator(club: Club, round_: Round, delta: int) -> None:
             update(Game).where(Game.id == round_.id).values(spectators=Game.spectators + delta)
         )
         game = await session.get(Game, round_.id)
-    if game is not None:
-        round_.game = game
+    if game is not None and round_.game is not None:
+        round_.game.spectators = game.spectators  # the rest of the row is the round's own
         await club.bus.publish("lobby", json.dumps({"t": "game_updated", "d": round_.summary()}))
 
 

@@ -18,11 +18,14 @@ from typing import Any
 from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
     create_async_engine,
 )
+
+from .group import GroupWriter
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 MIGRATION_LOCK = 0x5E5B_E5B0
@@ -61,6 +64,7 @@ class Database:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self._write_lock = asyncio.Lock()
+        self.group = GroupWriter(self)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
@@ -71,6 +75,16 @@ class Database:
         else:
             async with self.sessions() as session, session.begin():
                 yield session
+
+    @asynccontextmanager
+    async def writing(self) -> AsyncIterator[AsyncConnection]:
+        """A Core connection inside one write transaction (bulk statements, no ORM)."""
+        if self.is_sqlite:
+            async with self._write_lock, self.engine.begin() as connection:
+                yield connection
+        else:
+            async with self.engine.begin() as connection:
+                yield connection
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:

@@ -61,15 +61,22 @@ export async function mount(main, ctx) {
     }
   }
 
-  async function ensureBoard() {
-    if (room.board || !room.state) return;
-    if (room.state.kind === "draughts") {
-      const { DraughtsBoard } = await import("../board/draughts.js");
-      room.board = new DraughtsBoard(boardHost, { onAction: act });
-    } else {
-      const { RaceBoard } = await import("../board/race.js");
-      room.board = new RaceBoard(boardHost, { onAction: act });
+  let boardLoading = null;
+  function ensureBoard() {
+    if (!room.state) return Promise.resolve();
+    if (!boardLoading) {
+      boardLoading = (async () => {
+        if (room.state.kind === "draughts") {
+          boardHost.classList.add("draughts");
+          const { DraughtsBoard } = await import("../board/draughts.js");
+          room.board = new DraughtsBoard(boardHost, { onAction: act });
+        } else {
+          const { RaceBoard } = await import("../board/race.js");
+          room.board = new RaceBoard(boardHost, { onAction: act });
+        }
+      })();
     }
+    return boardLoading;
   }
 
   function playerCard(side) {
@@ -77,13 +84,11 @@ export async function mount(main, ctx) {
     const presence = room.presence[seat];
     const toAct = room.state.to_act === side && !room.state.result;
     const clock = clockText(side);
-    const pips = room.state.pips ? room.state.pips[side] : null;
     const score = room.state.match ? room.state.match.score[side] : null;
     return h("div", { class: `player${toAct ? " to-act" : ""}`, "data-testid": `player-${side}` },
       h("span", { class: `swatch ${side}`, "aria-hidden": "true" }),
       h("span", { class: "name" }, nameOfSide(side), seat === room.you ? ` (${t("room.you")})` : ""),
       presence && !presence.online ? h("span", { class: "offline" }, t("room.offline")) : null,
-      pips !== null ? h("span", { class: "muted", title: t("board.pips") }, t("room.pips", { n: pips })) : null,
       score !== null && score !== undefined ? h("span", { class: "tag" }, t("room.points", { n: score })) : null,
       clock ? h("span", { class: `clock${clock.running ? " running" : ""}${clock.low ? " low" : ""}`,
         "aria-label": t("room.clock_of", { name: nameOfSide(side) }) }, clock.text) : null);
