@@ -1,0 +1,817 @@
+// The backgammon-family board (issue 6): draws the server's race `state` as SVG and turns
+// clicks, drags and keys on points, the bar and the trays into the `move` actions that
+// `legal` lists (one step at a time, BF-10). It never decides what is legal: a checker
+// can be picked up only where a legal action starts, and put down only where one ends.
+//
+// Layout: every seat sees its own point 1 in the bottom right corner and its route running
+// counterclockwise (BF-4: "a client may rotate or mirror the board so that the viewer's
+// home is bottom right"). With the opposite mapping Black's view is White's turned upside
+// down, with the diagonal one it is turned half way round (the heads stay on opposite
+// corners), and with the shared mapping of Russian backgammon both seats see the same.
+
+import { h, s, clear } from "../dom.js";
+import { t } from "../i18n.js";
+
+// English for every key this board uses, shown while a catalog lacks the key.
+const EN = {
+  "board.white": "White",
+  "board.black": "Black",
+  "board.you": "you",
+  "board.your_turn": "Your turn",
+  "board.to_move": "To move",
+  "board.to_answer": "To answer",
+  "board.wins": "{colour} wins",
+  "board.draw": "Draw",
+  "board.pips_of": "{n} pips",
+  "board.off_of": "{n} off",
+  "board.point": "Point {n}",
+  "board.bar": "Bar",
+  "board.tray": "{colour} borne off",
+  "board.new": "{colour} not yet entered",
+  "board.label": "{place}: {contents}",
+  "board.empty": "empty",
+  "board.one_white": "1 white checker",
+  "board.one_black": "1 black checker",
+  "board.many_white": "{n} white checkers",
+  "board.many_black": "{n} black checkers",
+  "board.pinned_white": "a pinned white checker under them",
+  "board.pinned_black": "a pinned black checker under them",
+  "board.courier": "the courier",
+  "board.move_here": "move here",
+  "board.cube": "Doubling cube at {value}",
+  "board.cube_owner": "Doubling cube at {value}, {colour}'s",
+  "board.dice": "Dice: {dice}",
+  "board.roll": "Roll the dice",
+  "board.race_summary": "{variant}. White: {white_pips} pips, {white_off} borne off. "
+    + "Black: {black_pips} pips, {black_off} borne off. {status}",
+  "board.plays": "{colour} to play",
+};
+
+export function tr(key, vars = {}, english = EN) {
+  const text = t(key, vars);
+  if (text !== key || !(key in english)) return text;
+  return english[key].replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
+}
+
+// --- numbering (docs/notation.md) ------------------------------------------------------------
+
+const MAPPINGS = {
+  backgammon: "opposite", short_nardy: "opposite", takhte_nard: "opposite",
+  caucasian_nardy: "opposite", plakoto: "opposite",
+  long_nardy: "diagonal", jacquet: "diagonal",
+  russian_backgammon: "shared",
+};
+const WITH_BAR = new Set(["backgammon", "short_nardy", "takhte_nard", "caucasian_nardy", "russian_backgammon"]);
+
+export function mappingOf(variant) {
+  return MAPPINGS[variant] || "opposite";
+}
+
+/** A side's own point number (1–24) as the absolute index, and back: each mapping is its own inverse. */
+export function toAbsolute(mapping, side, n) {
+  if (side === "W" || mapping === "shared") return n;
+  if (mapping === "diagonal") return n <= 12 ? n + 12 : n - 12;
+  return 25 - n;
+}
+
+const other = (side) => (side === "W" ? "B" : "W");
+
+/** The checkers of a canonical position text: per side, counts by absolute point, bar, unentered, pins. */
+export function parseRace(text) {
+  const fields = String(text || "").trim().split(":");
+  const board = { turn: (fields[0] || "W").toUpperCase(), W: emptySide(), B: emptySide() };
+  for (const field of fields.slice(1, 3)) {
+    const side = board[field.slice(0, 1).toUpperCase()];
+    if (!side) continue;
+    for (const raw of field.slice(1).split(",")) {
+      const token = raw.trim().toLowerCase();
+      if (!token) continue;
+      const [label, times] = token.split("x");
+      const count = times ? Number(times) : 1;
+      if (label === "bar") side.bar += count;
+      else if (label === "new") side.waiting += count;
+      else if (label.endsWith("p")) side.pinned.add(Number(label.slice(0, -1)));
+      else side.points[Number(label)] = count;
+    }
+  }
+  return board;
+}
+
+function emptySide() {
+  return { points: new Array(25).fill(0), bar: 0, waiting: 0, pinned: new Set() };
+}
+
+function onBoard(side) {
+  return side.points.reduce((a, b) => a + b, 0) + side.pinned.size;
+}
+
+// --- geometry (viewBox units) ----------------------------------------------------------------
+
+const R = 25;            // checker radius
+const D = 50;            // distance between stacked checkers
+const P = 56;            // point width
+const BW = 56;           // bar width
+const HALF = 6 * P;
+const FIELD_W = 2 * HALF + BW;
+const FIELD_H = 600;
+const TRI = 236;         // length of a point
+const WOOD = 14;         // frame beside the side columns
+const RIM = 28;          // frame above and below the field, carrying the point numbers
+const COL = 72;          // side columns: trays, cube, unentered checkers
+const STRIP = 56;        // the players' strips above and below the board
+const X_LEFT = WOOD;
+const X_FIELD = X_LEFT + COL + WOOD;
+const X_BAR = X_FIELD + HALF;
+const X_RIGHT = X_FIELD + FIELD_W + WOOD;
+const VW = X_RIGHT + COL + WOOD;
+const Y_FIELD = STRIP + RIM;
+const MID = Y_FIELD + FIELD_H / 2;
+const Y_BOTTOM = Y_FIELD + FIELD_H;
+const VH = Y_BOTTOM + RIM + STRIP;
+const HIT_H = FIELD_H / 2 - 30; // a point's target stops short of the dice in the middle
+const DIE = 46;
+
+/** Slots count counterclockwise from the viewer's bottom right corner: slot = own number − 1. */
+function slotX(slot) {
+  const column = slot < 12 ? 11 - slot : slot - 12; // 0 … 11 from the left
+  return X_FIELD + column * P + (column >= 6 ? BW : 0) + P / 2;
+}
+
+function stackY(slot, k) {
+  return slot >= 12 ? Y_FIELD + R + k * D : Y_BOTTOM - R - k * D;
+}
+
+let boards = 0;
+
+export class RaceBoard {
+  constructor(host, { onAction } = {}) {
+    this.host = host;
+    this.onAction = onAction || (() => {});
+    this.uid = `sb-race-${++boards}`;
+    this.root = h("div", { class: "sb-board sb-race" });
+    host.append(this.root);
+    this.svg = null;
+    this.state = null;
+    this.selected = null;
+    this.targets = new Map();
+    this.press = null;
+    this.drag = null;
+    this.onOutside = (event) => {
+      if (this.selected && !this.root.contains(event.target)) this.select(null);
+    };
+    this.onEscape = (event) => {
+      if (event.key === "Escape" && (this.selected || this.drag)) this.cancel();
+    };
+    document.addEventListener("pointerdown", this.onOutside);
+    document.addEventListener("keydown", this.onEscape);
+  }
+
+  update({ state, legal = null, you = null } = {}) {
+    const focused = focusedKey(this.svg);
+    this.press = null;
+    this.drag = null;
+    this.selected = null;
+    this.targets = new Map();
+    this.state = state || null;
+    if (!this.state) {
+      clear(this.root);
+      this.svg = null;
+      return;
+    }
+    this.variant = state.variant;
+    this.mapping = mappingOf(state.variant);
+    this.spectator = you === null || you === undefined;
+    this.viewer = this.spectator || you === state.white_seat ? "W" : "B";
+    this.board = parseRace(state.board || state.position);
+    this.mover = state.turn || this.board.turn;
+    const actions = Array.isArray(legal) ? legal.filter(Boolean) : [];
+    this.moves = actions.filter((a) => a.type === "move" && Number.isInteger(a.from) && Number.isInteger(a.to));
+    this.canRoll = actions.some((a) => a.type === "roll");
+    this.sources = new Map();
+    for (const action of this.moves) {
+      const key = this.keyOf(action.from, "from");
+      if (!this.sources.has(key)) this.sources.set(key, []);
+      this.sources.get(key).push(action);
+    }
+    this.render();
+    if (focused) this.focus(focused);
+  }
+
+  destroy() {
+    document.removeEventListener("pointerdown", this.onOutside);
+    document.removeEventListener("keydown", this.onEscape);
+    this.root.remove();
+    this.svg = null;
+  }
+
+  // --- reading the state -----------------------------------------------------------------------
+
+  /** The target key of one of the mover's own points in an action (25 bar or unentered, 0 off). */
+  keyOf(own, end) {
+    const mover = this.board[this.mover];
+    if (own === 25) {
+      if (end === "from" && this.mapping === "shared" && !mover.bar && mover.waiting) return `new${this.mover}`;
+      return "bar";
+    }
+    if (own === 0) return `off${this.mover}`;
+    return `p${toAbsolute(this.mapping, this.mover, own)}`;
+  }
+
+  slotOf(a) {
+    return toAbsolute(this.mapping, this.viewer, a) - 1;
+  }
+
+  ownOf(side, a) {
+    return toAbsolute(this.mapping, side, a);
+  }
+
+  pips(side) {
+    const checkers = this.board[side];
+    let total = 25 * (checkers.bar + checkers.waiting);
+    for (let a = 1; a <= 24; a++) total += checkers.points[a] * this.ownOf(side, a);
+    for (const a of checkers.pinned) total += this.ownOf(side, a);
+    return total;
+  }
+
+  borneOff(side) {
+    const checkers = this.board[side];
+    return Math.max(0, 15 - onBoard(checkers) - checkers.bar - checkers.waiting);
+  }
+
+  /** Jacquet's courier (JQ-5, drawn distinctly as JQ-11 allows): the one checker off the start, on its way. */
+  courier(side) {
+    if (this.variant !== "jacquet") return null;
+    const points = this.board[side].points;
+    const start = toAbsolute(this.mapping, side, 24);
+    if (points[start] !== 14) return null;
+    for (let a = 1; a <= 24; a++) {
+      if (a !== start && points[a] === 1 && this.ownOf(side, a) > 6) return a;
+    }
+    return null;
+  }
+
+  actingSide() {
+    if (this.state.phase === "finished" || this.state.result) return null;
+    return this.state.to_act || (this.state.phase === "opening" ? null : this.mover);
+  }
+
+  cubeShown() {
+    const options = this.state.options || {};
+    return Boolean(this.state.cube && options.cube && !options.crawford);
+  }
+
+  // --- drawing -------------------------------------------------------------------------------
+
+  render() {
+    this.tops = new Map();
+    this.places = new Map();
+    const viewer = this.viewer;
+    const svg = s("svg", {
+      viewBox: `0 0 ${VW} ${VH}`, class: `sb-svg sb-variant-${this.variant}`, role: "group",
+      "aria-label": this.summary(),
+    });
+    svg.append(s("defs", {}, shine(`${this.uid}-shine`)));
+    const base = s("g", { class: "sb-base" });
+    const pieces = s("g", { class: "sb-pieces" });
+    this.marks = s("g", { class: "sb-marks" });
+    this.hits = s("g", { class: "sb-hits" });
+    this.dragLayer = s("g", { class: "sb-drag" });
+    svg.append(base, pieces, this.marks, this.hits, this.dragLayer);
+    this.drawFrame(base);
+
+    for (let a = 1; a <= 24; a++) this.drawPoint(pieces, a);
+    if (WITH_BAR.has(this.variant)) this.drawBar(pieces);
+    this.drawTray(pieces, viewer, X_RIGHT, false);
+    this.drawTray(pieces, other(viewer), this.mapping === "diagonal" ? X_LEFT : X_RIGHT, true);
+    if (this.variant === "russian_backgammon") {
+      this.drawWaiting(pieces, viewer, false);
+      this.drawWaiting(pieces, other(viewer), true);
+    }
+    if (this.cubeShown()) this.drawCube(pieces);
+    this.drawDice(pieces);
+    this.drawStrip(base, other(viewer), true);
+    this.drawStrip(base, viewer, false);
+    this.drawHits();
+
+    svg.addEventListener("pointerdown", (e) => this.pointerDown(e));
+    svg.addEventListener("pointermove", (e) => this.pointerMove(e));
+    svg.addEventListener("pointerup", (e) => this.pointerUp(e));
+    svg.addEventListener("pointercancel", () => this.cancelDrag());
+    svg.addEventListener("keydown", (e) => this.keyDown(e));
+    if (this.svg && this.svg.parentNode === this.root) this.svg.replaceWith(svg);
+    else clear(this.root).append(svg);
+    this.svg = svg;
+  }
+
+  drawFrame(g) {
+    g.append(
+      s("rect", { x: 0, y: 0, width: VW, height: VH, rx: 18, class: "sb-case" }),
+      s("rect", { x: 0, y: STRIP, width: VW, height: VH - 2 * STRIP, rx: 12, class: "sb-wood" }),
+      s("rect", { x: X_BAR, y: STRIP, width: BW, height: VH - 2 * STRIP, class: "sb-bar" }),
+    );
+    for (const x of [X_LEFT, X_RIGHT]) {
+      g.append(s("rect", { x, y: Y_FIELD, width: COL, height: FIELD_H, rx: 6, class: "sb-column" }));
+    }
+    for (const x of [X_FIELD, X_BAR + BW]) {
+      g.append(s("rect", { x, y: Y_FIELD, width: HALF, height: FIELD_H, class: "sb-felt" }));
+    }
+    for (let slot = 0; slot < 24; slot++) {
+      const x = slotX(slot);
+      const top = slot >= 12;
+      const column = top ? slot - 12 : 11 - slot;
+      const edge = top ? Y_FIELD : Y_BOTTOM;
+      const tip = top ? Y_FIELD + TRI : Y_BOTTOM - TRI;
+      g.append(
+        s("polygon", {
+          points: `${x - P / 2 + 1},${edge} ${x + P / 2 - 1},${edge} ${x},${tip}`,
+          class: (column + (top ? 1 : 0)) % 2 ? "sb-point sb-point-dark" : "sb-point sb-point-light",
+        }),
+        s("text", { x, y: top ? Y_FIELD - RIM / 2 + 6 : Y_BOTTOM + RIM / 2 + 7, class: "sb-number" }, String(slot + 1)),
+      );
+    }
+  }
+
+  drawPoint(g, a) {
+    const slot = this.slotOf(a);
+    const x = slotX(slot);
+    const { W, B } = this.board;
+    const pinned = W.pinned.has(a) ? "W" : B.pinned.has(a) ? "B" : null;
+    const colour = W.points[a] ? "W" : B.points[a] ? "B" : null;
+    const count = colour ? this.board[colour].points[a] : 0;
+    let lift = 0;
+    if (pinned) {
+      g.append(this.checker(x, stackY(slot, 0), pinned, { cls: "sb-pinned" }));
+      lift = 0.55;
+    }
+    const room = pinned ? 4 : 5;
+    const shown = Math.min(count, room);
+    const couriers = [this.courier("W"), this.courier("B")];
+    let top = null;
+    for (let k = 0; k < shown; k++) {
+      const label = k === shown - 1 && count > shown ? count : null;
+      const courier = count === 1 && couriers.includes(a);
+      top = this.checker(x, stackY(slot, k + lift), colour, { label, cls: courier ? "sb-courier" : "" });
+      g.append(top);
+    }
+    if (top && colour === this.mover) this.tops.set(`p${a}`, top);
+    const contents = [];
+    if (colour) contents.push(checkerCount(colour, count));
+    if (pinned) contents.push(tr(pinned === "W" ? "board.pinned_white" : "board.pinned_black"));
+    if (colour && count === 1 && couriers.includes(a)) contents.push(tr("board.courier"));
+    const top12 = slot >= 12;
+    this.places.set(`p${a}`, {
+      place: tr("board.point", { n: slot + 1 }), contents,
+      rect: { x: x - P / 2, y: top12 ? Y_FIELD : Y_BOTTOM - HIT_H, width: P, height: HIT_H },
+      landing: { x, y: stackY(slot, Math.min(this.moverCountAt(a) + lift, 4.55)) },
+      shape: `${x - P / 2 + 1},${top12 ? Y_FIELD : Y_BOTTOM} ${x + P / 2 - 1},${top12 ? Y_FIELD : Y_BOTTOM} ${x},${top12 ? Y_FIELD + TRI : Y_BOTTOM - TRI}`,
+      order: 100 - (slot + 1),
+    });
+  }
+
+  moverCountAt(a) {
+    return this.board[this.mover].points[a];
+  }
+
+  drawBar(g) {
+    const x = X_BAR + BW / 2;
+    const contents = [];
+    // The viewer's checkers wait on the upper half, next to where they enter; the opponent's below.
+    for (const [side, up] of [[this.viewer, true], [other(this.viewer), false]]) {
+      const count = this.board[side].bar;
+      if (!count) continue;
+      const shown = Math.min(count, 4);
+      let top = null;
+      for (let k = 0; k < shown; k++) {
+        const y = up ? MID - 32 - R - k * D : MID + 32 + R + k * D;
+        top = this.checker(x, y, side, { label: k === shown - 1 && count > shown ? count : null });
+        g.append(top);
+      }
+      if (side === this.mover) this.tops.set("bar", top);
+      contents.push(checkerCount(side, count));
+    }
+    const up = this.mover === this.viewer;
+    this.places.set("bar", {
+      place: tr("board.bar"), contents,
+      rect: { x: X_BAR, y: Y_FIELD, width: BW, height: FIELD_H },
+      landing: { x, y: up ? MID - 32 - R : MID + 32 + R },
+      order: 0,
+    });
+  }
+
+  /** Borne-off checkers, drawn edge-on as in a real tray, the count beside them. */
+  drawTray(g, side, columnX, upper) {
+    const count = this.borneOff(side);
+    const x = columnX + 8;
+    const width = COL - 16;
+    const box = upper
+      ? { x: columnX + 4, y: Y_FIELD + 4, width: COL - 8, height: FIELD_H / 2 - 8 }
+      : { x: columnX + 4, y: MID + 4, width: COL - 8, height: FIELD_H / 2 - 8 };
+    g.append(s("rect", { ...box, rx: 5, class: "sb-tray" }));
+    for (let k = 0; k < count; k++) {
+      const y = upper ? Y_FIELD + 10 + k * 13 : Y_BOTTOM - 10 - 11 - k * 13;
+      g.append(s("rect", { x, y, width, height: 11, rx: 3, class: `sb-slab sb-${side}` }));
+    }
+    if (count) {
+      const y = upper ? Y_FIELD + 10 + count * 13 + 24 : Y_BOTTOM - 10 - count * 13 - 10;
+      g.append(s("text", { x: columnX + COL / 2, y, class: "sb-tray-count" }, String(count)));
+    }
+    const key = `off${side}`;
+    this.places.set(key, {
+      place: tr("board.tray", { colour: colourName(side) }), contents: [String(count)],
+      rect: box, landing: null, order: 200 + (upper ? 1 : 0),
+    });
+  }
+
+  /** Russian backgammon's checkers not yet entered (RB-2), beside the board on the left. */
+  drawWaiting(g, side, upper) {
+    const count = this.board[side].waiting;
+    const x = X_LEFT + COL / 2;
+    const shown = Math.min(count, 5);
+    let top = null;
+    for (let k = 0; k < shown; k++) {
+      const y = upper ? Y_FIELD + 10 + R + k * D : Y_BOTTOM - 10 - R - k * D;
+      top = this.checker(x, y, side, { label: k === shown - 1 && count > shown ? count : null });
+      g.append(top);
+    }
+    const key = `new${side}`;
+    if (top && side === this.mover) this.tops.set(key, top);
+    this.places.set(key, {
+      place: tr("board.new", { colour: colourName(side) }), contents: [String(count)],
+      rect: upper
+        ? { x: X_LEFT, y: Y_FIELD, width: COL, height: FIELD_H / 2 }
+        : { x: X_LEFT, y: MID, width: COL, height: FIELD_H / 2 },
+      landing: null, order: 1,
+    });
+  }
+
+  drawCube(g) {
+    const { value, owner } = this.state.cube;
+    const size = 48;
+    const x = X_LEFT + COL / 2;
+    const y = owner === null || owner === undefined ? MID : owner === this.viewer ? Y_BOTTOM - 44 : Y_FIELD + 44;
+    const face = !owner && value === 1 ? 64 : value;
+    const label = owner
+      ? tr("board.cube_owner", { value, colour: colourName(owner) })
+      : tr("board.cube", { value });
+    g.append(s("g", { class: "sb-cube" },
+      s("title", {}, label),
+      s("rect", { x: x - size / 2, y: y - size / 2, width: size, height: size, rx: 8, class: "sb-cube-face" }),
+      s("text", { x, y: y + 9, class: "sb-cube-value" }, String(face))));
+  }
+
+  drawDice(g) {
+    const dice = this.state.dice;
+    const roller = dice ? this.mover : this.state.to_act;
+    const cx = roller === this.viewer ? X_BAR + BW + HALF / 2 : X_FIELD + HALF / 2;
+    let faces;
+    let used = [];
+    if (Array.isArray(dice) && dice.length === 2) {
+      const [d1, d2] = dice;
+      faces = d1 === d2 ? [d1, d1, d1, d1] : [d1, d2];
+      used = usedDice(faces, this.state.steps || [], d1 === d2);
+    } else if (this.canRoll) {
+      faces = [0, 0];
+    } else {
+      return;
+    }
+    const gap = 10;
+    const width = faces.length * DIE + (faces.length - 1) * gap;
+    const group = s("g", { class: `sb-dice sb-${roller || this.mover}` });
+    faces.forEach((face, i) => {
+      const x = cx - width / 2 + i * (DIE + gap);
+      group.append(die(x, MID - DIE / 2, face, used[i]));
+    });
+    g.append(group);
+    const label = faces[0] ? tr("board.dice", { dice: dice.join("-") }) : tr("board.roll");
+    this.places.set("dice", {
+      place: label, contents: [],
+      rect: { x: cx - width / 2 - 6, y: MID - DIE / 2 - 6, width: width + 12, height: DIE + 12 },
+      landing: null, order: 300, roll: this.canRoll,
+    });
+  }
+
+  drawStrip(g, side, upper) {
+    const y = upper ? 0 : VH - STRIP;
+    const base = y + STRIP / 2 + 8;
+    const you = !this.spectator && side === this.viewer;
+    const flag = this.flagOf(side, you, upper);
+    if (flag) g.append(s("rect", { x: 4, y: y + 6, width: VW - 8, height: STRIP - 12, rx: 10, class: "sb-strip-active" }));
+    g.append(
+      s("circle", { cx: 34, cy: y + STRIP / 2, r: 14, class: `sb-strip-disc sb-${side}` }),
+      s("text", { x: 58, y: base, class: "sb-strip-name" },
+        you ? `${colourName(side)} (${tr("board.you")})` : colourName(side)),
+      s("text", { x: VW * 0.42, y: base, class: "sb-strip-info" }, tr("board.pips_of", { n: this.pips(side) })),
+      s("text", { x: VW * 0.62, y: base, class: "sb-strip-info" }, tr("board.off_of", { n: this.borneOff(side) })),
+    );
+    if (flag) g.append(s("text", { x: VW - 24, y: base, class: "sb-strip-flag" }, flag));
+  }
+
+  /** What a player's strip says on its right: whose turn it is, or who won. */
+  flagOf(side, you, upper) {
+    const result = this.state.result;
+    if (result) {
+      if (result.winner === side) return tr("board.wins", { colour: colourName(side) });
+      return !result.winner && !upper ? tr("board.draw") : null;
+    }
+    if (this.actingSide() !== side) return null;
+    if (you) return tr("board.your_turn");
+    const answering = ["doubled", "beavered", "resigning"].includes(this.state.phase);
+    return tr(answering ? "board.to_answer" : "board.to_move");
+  }
+
+  checker(x, y, colour, { label = null, cls = "" } = {}) {
+    const g = s("g", { class: `sb-checker sb-${colour} ${cls}`.trim() },
+      s("circle", { cx: x, cy: y, r: R - 1, class: "sb-checker-body" }),
+      s("circle", { cx: x, cy: y, r: R * 0.62, class: "sb-checker-ring" }),
+      s("circle", { cx: x, cy: y, r: R - 1, class: "sb-checker-shine", fill: `url(#${this.uid}-shine)` }));
+    if (label !== null) g.append(s("text", { x, y: y + 8, class: "sb-count" }, String(label)));
+    return g;
+  }
+
+  summary() {
+    const result = this.state.result;
+    let status;
+    if (result) status = result.winner ? tr("board.wins", { colour: colourName(result.winner) }) : tr("board.draw");
+    else status = this.actingSide() ? tr("board.plays", { colour: colourName(this.actingSide()) }) : "";
+    return tr("board.race_summary", {
+      variant: t(`variant.${this.variant}`),
+      white_pips: this.pips("W"), white_off: this.borneOff("W"),
+      black_pips: this.pips("B"), black_off: this.borneOff("B"), status,
+    }).trim();
+  }
+
+  // --- targets: what can be clicked, tapped, dragged onto, or reached with the keyboard --------
+
+  drawHits() {
+    const entries = [...this.places.entries()].sort((a, b) => a[1].order - b[1].order);
+    for (const [key, place] of entries) {
+      const rect = s("rect", {
+        ...place.rect, class: "sb-hit", tabindex: 0, role: "button", "data-key": key,
+        "aria-label": this.labelOf(key),
+      });
+      if (key.startsWith("p")) {
+        const a = Number(key.slice(1));
+        rect.setAttribute("data-point", String(this.slotOf(a) + 1));
+      }
+      if (this.sources.has(key)) rect.classList.add("is-source");
+      if (key === "dice" && place.roll) rect.classList.add("is-roll");
+      place.el = rect;
+      this.hits.append(rect);
+    }
+  }
+
+  labelOf(key) {
+    const place = this.places.get(key);
+    const contents = place.contents.length ? place.contents.join(", ") : tr("board.empty");
+    let label = key === "dice" ? place.place : tr("board.label", { place: place.place, contents });
+    if (this.targets.has(key)) label += ` (${tr("board.move_here")})`;
+    return label;
+  }
+
+  select(key) {
+    this.selected = key && this.sources.has(key) ? key : null;
+    this.targets = new Map();
+    if (this.selected) {
+      for (const action of this.sources.get(this.selected)) {
+        const target = this.keyOf(action.to, "to");
+        if (!this.targets.has(target)) this.targets.set(target, action);
+      }
+    }
+    this.showSelection();
+  }
+
+  showSelection() {
+    if (!this.svg) return;
+    clear(this.marks);
+    for (const [key, place] of this.places) {
+      if (!place.el) continue;
+      place.el.classList.toggle("is-selected", key === this.selected);
+      place.el.classList.toggle("is-target", this.targets.has(key));
+      if (this.sources.has(key)) place.el.setAttribute("aria-pressed", String(key === this.selected));
+      place.el.setAttribute("aria-label", this.labelOf(key));
+    }
+    if (!this.selected) return;
+    this.marks.append(this.mark(this.selected, "sb-mark-source"));
+    for (const key of this.targets.keys()) this.marks.append(this.mark(key, "sb-mark-target"));
+  }
+
+  mark(key, cls) {
+    const place = this.places.get(key);
+    const g = s("g", { class: cls });
+    if (place.shape) g.append(s("polygon", { points: place.shape, class: "sb-mark-area" }));
+    else g.append(s("rect", { ...place.rect, rx: 6, class: "sb-mark-area" }));
+    if (cls === "sb-mark-target" && place.landing) {
+      g.append(s("circle", { cx: place.landing.x, cy: place.landing.y, r: R - 3, class: "sb-mark-spot" }));
+    }
+    return g;
+  }
+
+  activate(key) {
+    if (key === "dice") {
+      if (this.canRoll) this.send({ type: "roll" });
+      return;
+    }
+    if (this.selected && this.targets.has(key)) {
+      const action = this.targets.get(key);
+      const move = { type: "move", from: action.from, to: action.to };
+      if (action.die !== undefined) move.die = action.die;
+      this.send(move);
+      return;
+    }
+    if (this.sources.has(key) && key !== this.selected) this.select(key);
+    else this.select(null);
+  }
+
+  send(action) {
+    this.select(null);
+    this.onAction(action);
+  }
+
+  cancel() {
+    this.cancelDrag();
+    this.select(null);
+  }
+
+  // --- pointer: click, tap and drag ------------------------------------------------------------
+
+  pointerDown(event) {
+    if (event.button !== undefined && event.button !== 0) return;
+    const key = keyAt(event.target);
+    if (!key) {
+      this.select(null);
+      return;
+    }
+    this.press = { key, id: event.pointerId, x: event.clientX, y: event.clientY };
+    if (this.sources.has(key)) {
+      try {
+        this.svg.setPointerCapture(event.pointerId);
+      } catch {
+        // a synthetic event has no capturable pointer; dragging still works without capture
+      }
+    }
+  }
+
+  pointerMove(event) {
+    const press = this.press;
+    if (!press || press.id !== event.pointerId) return;
+    if (!this.drag) {
+      if (Math.hypot(event.clientX - press.x, event.clientY - press.y) < 6) return;
+      if (!this.sources.has(press.key) || !this.tops.has(press.key)) return;
+      if (this.selected !== press.key) this.select(press.key);
+      const top = this.tops.get(press.key);
+      top.classList.add("is-lifted");
+      const ghost = this.checker(0, 0, this.mover, { cls: "sb-ghost" });
+      this.dragLayer.append(ghost);
+      this.drag = { key: press.key, top, ghost };
+    }
+    const point = svgPoint(this.svg, event);
+    this.drag.ghost.setAttribute("transform", `translate(${point.x} ${point.y})`);
+    event.preventDefault();
+  }
+
+  pointerUp(event) {
+    const press = this.press;
+    this.press = null;
+    if (!press || press.id !== event.pointerId) return;
+    if (this.drag) {
+      const point = svgPoint(this.svg, event);
+      const key = placeAt(this.places, point);
+      const from = this.drag.key;
+      this.cancelDrag();
+      if (key && this.targets.has(key)) this.activate(key);
+      else if (key !== from) this.select(null);
+      return;
+    }
+    this.activate(press.key);
+  }
+
+  cancelDrag() {
+    if (!this.drag) return;
+    this.drag.top.classList.remove("is-lifted");
+    this.drag.ghost.remove();
+    this.drag = null;
+  }
+
+  // --- keyboard --------------------------------------------------------------------------------
+
+  keyDown(event) {
+    const key = keyAt(event.target);
+    if (!key) return;
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      this.activate(key);
+      this.focus(key);
+    } else if (event.key.startsWith("Arrow")) {
+      const next = nearest(this.places, key, event.key);
+      if (next) {
+        event.preventDefault();
+        this.focus(next);
+      }
+    }
+  }
+
+  focus(key) {
+    const place = this.places && this.places.get(key);
+    if (place && place.el) place.el.focus();
+  }
+}
+
+// --- helpers shared with the draughts board ----------------------------------------------------
+
+export function keyAt(node) {
+  const el = node && node.closest ? node.closest("[data-key]") : null;
+  return el ? el.getAttribute("data-key") : null;
+}
+
+export function focusedKey(svg) {
+  const active = document.activeElement;
+  return svg && active && svg.contains(active) ? keyAt(active) : null;
+}
+
+export function svgPoint(svg, event) {
+  const matrix = svg.getScreenCTM();
+  if (!matrix) return { x: 0, y: 0 };
+  return new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+}
+
+export function placeAt(places, point) {
+  for (const [key, place] of places) {
+    const r = place.rect;
+    if (point.x >= r.x && point.x <= r.x + r.width && point.y >= r.y && point.y <= r.y + r.height) return key;
+  }
+  return null;
+}
+
+/** The target nearest in the arrow's direction (spatial navigation, so the keys follow the picture). */
+export function nearest(places, key, arrow) {
+  const centre = (r) => ({ x: r.x + r.width / 2, y: r.y + r.height / 2 });
+  const from = centre(places.get(key).rect);
+  let best = null;
+  let bestScore = Infinity;
+  for (const [other, place] of places) {
+    if (other === key || !place.el) continue;
+    const c = centre(place.rect);
+    const dx = c.x - from.x;
+    const dy = c.y - from.y;
+    const [along, across] = {
+      ArrowLeft: [-dx, dy], ArrowRight: [dx, dy], ArrowUp: [-dy, dx], ArrowDown: [dy, dx],
+    }[arrow] || [0, 0];
+    if (along <= 1) continue;
+    const score = along + 2 * Math.abs(across);
+    if (score < bestScore) {
+      bestScore = score;
+      best = other;
+    }
+  }
+  return best;
+}
+
+export function shine(id) {
+  return s("radialGradient", { id, cx: "35%", cy: "30%", r: "75%" },
+    s("stop", { offset: "0", "stop-color": "#fff", "stop-opacity": "0.5" }),
+    s("stop", { offset: "0.55", "stop-color": "#fff", "stop-opacity": "0" }),
+    s("stop", { offset: "1", "stop-color": "#000", "stop-opacity": "0.28" }));
+}
+
+export function colourName(side) {
+  return tr(side === "W" ? "board.white" : "board.black");
+}
+
+function checkerCount(side, n) {
+  const colour = side === "W" ? "white" : "black";
+  return n === 1 ? tr(`board.one_${colour}`) : tr(`board.many_${colour}`, { n });
+}
+
+/** Which dice faces the entered steps used: by value for a plain roll, in order for a double. */
+function usedDice(faces, steps, double) {
+  const used = faces.map(() => false);
+  if (double) {
+    for (let i = 0; i < Math.min(steps.length, faces.length); i++) used[i] = true;
+    return used;
+  }
+  for (const step of steps) {
+    let i = faces.findIndex((face, j) => !used[j] && face === step[2]);
+    if (i < 0) i = used.indexOf(false);
+    if (i >= 0) used[i] = true;
+  }
+  return used;
+}
+
+const PIPS = {
+  1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
+  4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
+  6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
+};
+
+function die(x, y, face, used) {
+  const g = s("g", { class: `sb-die${used ? " is-used" : ""}${face ? "" : " is-blank"}` },
+    s("rect", { x, y, width: DIE, height: DIE, rx: 9, class: "sb-die-face" }));
+  if (!face) {
+    g.append(s("text", { x: x + DIE / 2, y: y + DIE / 2 + 9, class: "sb-die-blank" }, "?"));
+    return g;
+  }
+  for (const [dx, dy] of PIPS[face] || []) {
+    g.append(s("circle", { cx: x + DIE / 2 + dx * 12, cy: y + DIE / 2 + dy * 12, r: 4.6, class: "sb-die-pip" }));
+  }
+  return g;
+}
