@@ -139,6 +139,8 @@ T_CALL = re.compile(r"""\bt\(\s*(?P<q>["'])(?P<key>(?:\\.|(?!(?P=q)).)*)(?P=q)(?
 STRING = re.compile(r"""(?P<q>["'])(?P<text>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)""")
 TEMPLATE = re.compile(r"`(?P<text>(?:\\.|[^`\\])*)`")
 HOLE = re.compile(r"\$\{[^}]*\}")
+# What comes before the first ${…} of a template that builds a key: "variant.", "board.one_".
+KEY_PREFIX = re.compile(r"[a-z][a-z0-9_]*\.(?:[a-z0-9_]+\.)*[a-z0-9_]*")
 PLURAL_CALL = re.compile(r"""\bplural\(\s*["'](?P<base>[\w.]+)["']""")
 
 
@@ -151,7 +153,9 @@ def literal_values(annotation: Any) -> set[str]:
 
 def dice_codes() -> tuple[set[str], set[str]]:
     """fairdice.js's problem codes (one roll or event) and its codes for unreadable records."""
-    source = js_sources()["js/fairdice.js"]
+    source = js_sources().get("js/fairdice.js")
+    if source is None:
+        return set(), set()
     problems = set(re.findall(r"""\b(?:said|fail)\(\s*"(\w+)\"""", source))
     problems |= set(re.findall(r"""\bproblem\(\s*at,\s*[\w.]+,\s*"(\w+)\"""", source))
     if "`proof_${error.code}`" in source:  # readProof renames its checks' DiceErrors
@@ -163,6 +167,14 @@ def dice_codes() -> tuple[set[str], set[str]]:
     unreadable = set(re.findall(r"""\bunreadable\(\s*"(\w+)\"""", source))
     assert problems and unreadable, "fairdice.js: found no problem codes"
     return problems, unreadable
+
+
+def verify_columns() -> list[str]:
+    """The COLUMNS of views/verify.js's table."""
+    source = js_sources().get("js/views/verify.js", "COLUMNS = []")
+    found = re.search(r"COLUMNS\s*=\s*\[(.*?)\]", source, re.DOTALL)
+    assert found, "views/verify.js: no COLUMNS"
+    return re.findall(r"""["'](\w+)["']""", found.group(1))
 
 
 def families() -> dict[str, set[str]]:
@@ -182,7 +194,8 @@ def families() -> dict[str, set[str]]:
         "board.many_${}": [("white", "black")],
         "board.${}s_of": [("piece", "king")],
         "board.${}_${}": [("white", "black"), ("man", "king")],
-        # views/verify.js: problemText and the verdict on an unreadable record.
+        # views/verify.js: its table's COLUMNS, problemText, the verdict on an unreadable record.
+        "verify.col.${}": [verify_columns()],
         "verify.problem.${}": [problems],
         "verify.error.${}": [unreadable],
     }
@@ -263,10 +276,21 @@ def test_no_empty_or_forgotten_text(
 
 
 def test_js_keys_exist(english: dict[str, str]) -> None:
-    namespaces = "|".join(sorted({re.escape(key.split(".", 1)[0]) for key in english}))
-    key_like = re.compile(rf"(?:{namespaces})\.[a-z0-9_.]*[a-z0-9_]")
     known = families()
     sources = js_sources()
+    calls = [call for source in sources.values() for call in T_CALL.finditer(source)]
+    templates = [
+        HOLE.sub("${}", found["text"])
+        for source in sources.values()
+        for found in TEMPLATE.finditer(source)
+        if KEY_PREFIX.fullmatch(found["text"].split("${", 1)[0])
+    ]
+    namespaces = {
+        key.split(".", 1)[0] for key in [*english, *(c["key"] for c in calls), *templates]
+    }
+    key_like = re.compile(
+        rf"(?:{'|'.join(map(re.escape, sorted(namespaces)))})\.[a-z0-9_.]*[a-z0-9_]"
+    )
     bases = {call["base"] for source in sources.values() for call in PLURAL_CALL.finditer(source)}
     problems = [
         f"plural base {base}: en.json needs {base}.one and {base}.other"
@@ -288,10 +312,9 @@ def test_js_keys_exist(english: dict[str, str]) -> None:
         # Keys built at run time: t(`variant.${name}`).
         for template in TEMPLATE.finditer(source):
             text = template["text"]
-            if "${" in text and key_like.match(text.split("${", 1)[0] + "x"):
-                shape = HOLE.sub("${}", text)
-                if shape not in known:
-                    problems.append(f"{name}: `{text}`: list this family in families()")
+            shape = HOLE.sub("${}", text)
+            if "${" in text and KEY_PREFIX.fullmatch(text.split("${", 1)[0]) and shape not in known:
+                problems.append(f"{name}: `{text}`: list this family in families()")
     assert not problems, "\n".join(sorted(set(problems)))
 
 
