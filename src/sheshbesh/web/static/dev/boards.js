@@ -150,7 +150,7 @@ const SAMPLES = [
     legal: [...moves([[16, 11, 5], [16, 13, 3]]), ...CONTROL],
   },
   {
-    id: "bg-rtl", title: "Backgammon in a right-to-left page (the board does not mirror)", you: 1, dir: "rtl",
+    id: "bg-rtl", title: "Backgammon in a right-to-left page: Black doubled, White to answer (the board does not mirror)", you: 1, dir: "rtl",
     state: withOptions(race("backgammon", "B:W6x4,8x3,13x4,24x2,10,15:B1x2,12x4,17x3,19x5,21", {
       phase: "doubled", to_act: "W", cube: { value: 1, owner: null },
     }), { cube: true }),

@@ -169,10 +169,11 @@ export class DraughtsBoard {
     const base = s("g", { class: "sb-base" });
     const last = s("g", { class: "sb-last-move" });
     const pieces = s("g", { class: "sb-pieces" });
+    this.under = s("g", { class: "sb-marks" });
     this.marks = s("g", { class: "sb-marks" });
     this.hits = s("g", { class: "sb-hits" });
     this.dragLayer = s("g", { class: "sb-drag" });
-    svg.append(base, last, pieces, this.marks, this.hits, this.dragLayer);
+    svg.append(base, last, this.under, pieces, this.marks, this.hits, this.dragLayer);
 
     base.append(
       s("rect", { x: 0, y: 0, width: VW, height: VH, rx: 18, class: "sb-case" }),
@@ -375,6 +376,7 @@ export class DraughtsBoard {
 
   showSelection() {
     if (!this.svg) return;
+    clear(this.under);
     clear(this.marks);
     if (this.chooser && !this.routes) {
       this.chooser.remove();
@@ -389,7 +391,7 @@ export class DraughtsBoard {
     }
     if (!this.selected) return;
     const source = this.places.get(this.selected).rect;
-    this.marks.append(s("rect", { ...source, class: "sb-mark-source sb-mark-area" }));
+    this.under.append(s("g", { class: "sb-mark-source" }, s("rect", { ...source, class: "sb-mark-area" })));
     if (this.routes) {
       this.routes.forEach((move, i) => {
         this.marks.append(s("polyline", { points: this.pathPoints(move.path), class: i % 2 ? "sb-route sb-route-alt" : "sb-route" }));

@@ -40,6 +40,7 @@ const EN = {
   "board.move_here": "move here",
   "board.cube": "Doubling cube at {value}",
   "board.cube_owner": "Doubling cube at {value}, {colour}'s",
+  "board.cube_offered": "Doubling cube offered at {value}",
   "board.dice": "Dice: {dice}",
   "board.roll": "Roll the dice",
   "board.race_summary": "{variant}. White: {white_pips} pips, {white_off} borne off. "
@@ -273,10 +274,11 @@ export class RaceBoard {
     svg.append(s("defs", {}, shine(`${this.uid}-shine`)));
     const base = s("g", { class: "sb-base" });
     const pieces = s("g", { class: "sb-pieces" });
+    this.under = s("g", { class: "sb-marks" });
     this.marks = s("g", { class: "sb-marks" });
     this.hits = s("g", { class: "sb-hits" });
     this.dragLayer = s("g", { class: "sb-drag" });
-    svg.append(base, pieces, this.marks, this.hits, this.dragLayer);
+    svg.append(base, this.under, pieces, this.marks, this.hits, this.dragLayer);
     this.drawFrame(base);
 
     for (let a = 1; a <= 24; a++) this.drawPoint(pieces, a);
@@ -447,13 +449,21 @@ export class RaceBoard {
   drawCube(g) {
     const { value, owner } = this.state.cube;
     const size = 48;
-    const x = X_LEFT + COL / 2;
-    const y = owner === null || owner === undefined ? MID : owner === this.viewer ? Y_BOTTOM - 44 : Y_FIELD + 44;
-    const face = !owner && value === 1 ? 64 : value;
-    const label = owner
+    let x = X_LEFT + COL / 2;
+    let y = !owner ? MID : owner === this.viewer ? Y_BOTTOM - 44 : Y_FIELD + 44;
+    let face = !owner && value === 1 ? 64 : value;
+    let label = owner
       ? tr("board.cube_owner", { value, colour: colourName(owner) })
       : tr("board.cube", { value });
-    g.append(s("g", { class: "sb-cube" },
+    if (this.state.phase === "doubled") {
+      // The doubler turns the cube to the next value and hands it over: it waits in the
+      // middle of the half of the player who must take or drop (BG-12).
+      face = value * 2;
+      x = this.state.to_act === this.viewer ? X_BAR + BW + HALF / 2 : X_FIELD + HALF / 2;
+      y = MID;
+      label = tr("board.cube_offered", { value: face });
+    }
+    g.append(s("g", { class: `sb-cube${this.state.phase === "doubled" ? " is-offered" : ""}` },
       s("title", {}, label),
       s("rect", { x: x - size / 2, y: y - size / 2, width: size, height: size, rx: 8, class: "sb-cube-face" }),
       s("text", { x, y: y + 9, class: "sb-cube-value" }, String(face))));
@@ -582,6 +592,7 @@ export class RaceBoard {
 
   showSelection() {
     if (!this.svg) return;
+    clear(this.under);
     clear(this.marks);
     for (const [key, place] of this.places) {
       if (!place.el) continue;
@@ -591,19 +602,26 @@ export class RaceBoard {
       place.el.setAttribute("aria-label", this.labelOf(key));
     }
     if (!this.selected) return;
-    this.marks.append(this.mark(this.selected, "sb-mark-source"));
-    for (const key of this.targets.keys()) this.marks.append(this.mark(key, "sb-mark-target"));
+    this.mark(this.selected, "sb-mark-source");
+    for (const key of this.targets.keys()) this.mark(key, "sb-mark-target");
   }
 
+  /** Light up a place: its area under the checkers, a ring on the checker or landing spot above. */
   mark(key, cls) {
     const place = this.places.get(key);
-    const g = s("g", { class: cls });
-    if (place.shape) g.append(s("polygon", { points: place.shape, class: "sb-mark-area" }));
-    else g.append(s("rect", { ...place.rect, rx: 6, class: "sb-mark-area" }));
-    if (cls === "sb-mark-target" && place.landing) {
-      g.append(s("circle", { cx: place.landing.x, cy: place.landing.y, r: R - 3, class: "sb-mark-spot" }));
+    const area = place.shape
+      ? s("polygon", { points: place.shape, class: "sb-mark-area" })
+      : s("rect", { ...place.rect, rx: 6, class: "sb-mark-area" });
+    this.under.append(s("g", { class: cls }, area));
+    const top = this.tops.get(key);
+    if (cls === "sb-mark-source" && top) {
+      const body = top.firstChild;
+      this.marks.append(s("g", { class: cls },
+        s("circle", { cx: body.getAttribute("cx"), cy: body.getAttribute("cy"), r: R + 1, class: "sb-mark-ring" })));
+    } else if (cls === "sb-mark-target" && place.landing) {
+      this.marks.append(s("g", { class: cls },
+        s("circle", { cx: place.landing.x, cy: place.landing.y, r: R - 3, class: "sb-mark-spot" })));
     }
-    return g;
   }
 
   activate(key) {
