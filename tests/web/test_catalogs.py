@@ -48,17 +48,19 @@ PLURALS: dict[str, tuple[str, ...]] = {
 CATEGORIES = {"zero", "one", "two", "few", "many", "other"}
 
 # The English text may stay where it is only placeholders, a name or a borrowed term.
-_EVERYWHERE = {"fun.amount", "log.played", "profile.amount", "board.label"}
+_EVERYWHERE = {"fun.amount", "log.played", "profile.amount", "board.label", "verify.at"}
 _NAMES = {"variant.jacquet", "variant.plakoto", "variant.takhte_nard", "option.mars", "option.oin"}
 SAME_AS_ENGLISH: dict[str, set[str]] = {
     "ru": _EVERYWHERE,
     # Portuguese players say gammon, backgammon and pips as English players do.
     "pt": _EVERYWHERE
     | _NAMES
-    | {"result.level_2", "result.level_3", "room.pips", "room.points", "board.pips_of"},
+    | {"result.level_2", "result.level_3", "room.pips", "room.points", "board.pips_of"}
+    | {"verify.col.nonce"},
     "fa": _EVERYWHERE,
-    "el": _EVERYWHERE,
-    "cy": _EVERYWHERE | _NAMES | {"board.bar"},
+    # Greek and Welsh, like Portuguese, borrow the cryptographers' "nonce".
+    "el": _EVERYWHERE | {"verify.col.nonce"},
+    "cy": _EVERYWHERE | _NAMES | {"board.bar", "verify.col.nonce"},
 }
 
 # t()'s own pattern (i18n.js): JavaScript's \w is ASCII.
