@@ -293,6 +293,35 @@ def test_draughts_drag_keyboard_and_black_view(page: Any) -> None:
     assert hit(page, "dr-black", ".sb-last").count() == 2
 
 
+def test_touch_drag_and_tap_on_a_phone(browser: Any, gallery_url: str) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    try:
+        page = context.new_page()
+        page.goto(gallery_url)
+        page.wait_for_function("window.galleryReady === true")
+        cdp = context.new_cdp_session(page)
+        source, target = point(page, "sn-mid", 13), point(page, "sn-mid", 8)
+        source.scroll_into_view_if_needed()
+        (x0, y0), (x1, y1) = centre(source), centre(target)
+        touch = "Input.dispatchTouchEvent"
+        cdp.send(touch, {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+        for i in range(1, 11):
+            at = {"x": x0 + (x1 - x0) * i / 10, "y": y0 + (y1 - y0) * i / 10}
+            cdp.send(touch, {"type": "touchMove", "touchPoints": [at]})
+        cdp.send(touch, {"type": "touchEnd", "touchPoints": []})
+        page.wait_for_function("window.boardEvents.length === 1")
+        point(page, "ln-mid", 24).tap()
+        point(page, "ln-mid", 19).tap()
+        assert events(page) == [
+            {"sample": "sn-mid", "action": {"type": "move", "from": 13, "to": 8, "die": 5}},
+            {"sample": "ln-mid", "action": {"type": "move", "from": 24, "to": 19, "die": 5}},
+        ]
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize(("width", "height"), [(390, 844), (1440, 900)])
 def test_screenshots(browser: Any, gallery_url: str, width: int, height: int) -> None:
     context, page, errors = _open(browser, gallery_url, width, height)

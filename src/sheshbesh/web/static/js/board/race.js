@@ -299,6 +299,11 @@ export class RaceBoard {
     svg.addEventListener("pointermove", (e) => this.pointerMove(e));
     svg.addEventListener("pointerup", (e) => this.pointerUp(e));
     svg.addEventListener("pointercancel", () => this.cancelDrag());
+    // A finger on a movable checker drags it instead of scrolling the page (CSS touch-action
+    // is not honoured on SVG children); anywhere else the page scrolls as usual.
+    svg.addEventListener("touchstart", (e) => {
+      if (this.sources.has(keyAt(e.target))) e.preventDefault();
+    }, { passive: false });
     svg.addEventListener("keydown", (e) => this.keyDown(e));
     if (this.svg && this.svg.parentNode === this.root) this.svg.replaceWith(svg);
     else clear(this.root).append(svg);
