@@ -9,7 +9,9 @@
 // bottom, so Black's view is White's turned half way round.
 
 import { h, s, clear } from "../dom.js";
-import { colourName, focusedKey, keyAt, nearest, placeAt, shine, svgPoint, tr as translate } from "./race.js";
+import {
+  colourName, fitStrips, focusedKey, keyAt, nearest, placeAt, shine, svgPoint, tr as translate,
+} from "./race.js";
 
 // English for every key this board uses (besides board.white, board.black, board.you,
 // board.your_turn, board.to_move, board.wins, board.draw and board.label from race.js).
@@ -224,6 +226,7 @@ export class DraughtsBoard {
     clear(this.root).append(svg);
     this.chooser = null;
     this.svg = svg;
+    fitStrips(svg);
   }
 
   lastMove() {
@@ -273,20 +276,24 @@ export class DraughtsBoard {
 
   drawStrip(g, side, upper) {
     const y = upper ? 0 : VH - STRIP;
-    const base = y + STRIP / 2 + 8;
+    const base = y + STRIP / 2 + 7;
     const you = !this.spectator && side === this.viewer;
     const flag = this.flagOf(side, you, upper);
     const mine = [...this.position.pieces.values()].filter((p) => p.colour === side);
     const kings = mine.filter((p) => p.king).length;
-    if (flag) g.append(s("rect", { x: 4, y: y + 6, width: VW - 8, height: STRIP - 12, rx: 10, class: "sb-strip-active" }));
-    g.append(
+    const strip = s("g", { class: "sb-strip" });
+    if (flag) strip.append(s("rect", { x: 4, y: y + 6, width: VW - 8, height: STRIP - 12, rx: 10, class: "sb-strip-active" }));
+    strip.append(
       s("circle", { cx: 34, cy: y + STRIP / 2, r: 14, class: `sb-strip-disc sb-${side}` }),
       s("text", { x: 58, y: base, class: "sb-strip-name" },
         you ? `${colourName(side)} (${raceTr("board.you")})` : colourName(side)),
-      s("text", { x: VW * 0.4, y: base, class: "sb-strip-info" },
-        [count("piece", mine.length), kings ? count("king", kings) : null].filter(Boolean).join(" · ")),
+      s("text", { x: VW * 0.36, y: base, class: "sb-strip-info" }, count("piece", mine.length)),
     );
-    if (flag) g.append(s("text", { x: VW - 24, y: base, class: "sb-strip-flag" }, flag));
+    if (kings) {
+      strip.append(s("text", { x: VW * 0.58, y: base, class: "sb-strip-info sb-strip-optional" }, count("king", kings)));
+    }
+    if (flag) strip.append(s("text", { x: VW - 24, y: base, class: "sb-strip-flag" }, flag));
+    g.append(strip);
   }
 
   flagOf(side, you, upper) {

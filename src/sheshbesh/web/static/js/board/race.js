@@ -308,6 +308,7 @@ export class RaceBoard {
     if (this.svg && this.svg.parentNode === this.root) this.svg.replaceWith(svg);
     else clear(this.root).append(svg);
     this.svg = svg;
+    fitStrips(svg);
   }
 
   drawFrame(g) {
@@ -510,15 +511,18 @@ export class RaceBoard {
     const base = y + STRIP / 2 + 8;
     const you = !this.spectator && side === this.viewer;
     const flag = this.flagOf(side, you, upper);
-    if (flag) g.append(s("rect", { x: 4, y: y + 6, width: VW - 8, height: STRIP - 12, rx: 10, class: "sb-strip-active" }));
-    g.append(
+    const strip = s("g", { class: "sb-strip" });
+    if (flag) strip.append(s("rect", { x: 4, y: y + 6, width: VW - 8, height: STRIP - 12, rx: 10, class: "sb-strip-active" }));
+    strip.append(
       s("circle", { cx: 34, cy: y + STRIP / 2, r: 14, class: `sb-strip-disc sb-${side}` }),
       s("text", { x: 58, y: base, class: "sb-strip-name" },
         you ? `${colourName(side)} (${tr("board.you")})` : colourName(side)),
-      s("text", { x: VW * 0.42, y: base, class: "sb-strip-info" }, tr("board.pips_of", { n: this.pips(side) })),
-      s("text", { x: VW * 0.62, y: base, class: "sb-strip-info" }, tr("board.off_of", { n: this.borneOff(side) })),
+      s("text", { x: VW * 0.37, y: base, class: "sb-strip-info" }, tr("board.pips_of", { n: this.pips(side) })),
+      s("text", { x: VW * 0.56, y: base, class: "sb-strip-info sb-strip-optional" },
+        tr("board.off_of", { n: this.borneOff(side) })),
     );
-    if (flag) g.append(s("text", { x: VW - 24, y: base, class: "sb-strip-flag" }, flag));
+    if (flag) strip.append(s("text", { x: VW - 24, y: base, class: "sb-strip-flag" }, flag));
+    g.append(strip);
   }
 
   /** What a player's strip says on its right: whose turn it is, or who won. */
@@ -740,6 +744,38 @@ export class RaceBoard {
 }
 
 // --- helpers shared with the draughts board ----------------------------------------------------
+
+/**
+ * Keep a strip's texts apart when a language's words are long: first smaller info texts,
+ * then without the optional one (the trays show the borne-off count anyway), then smaller
+ * name and flag. Needs the board on screen; a hidden board is fitted on its next update.
+ */
+export function fitStrips(svg) {
+  for (const strip of svg.querySelectorAll(".sb-strip")) {
+    const texts = [...strip.querySelectorAll("text")];
+    const clash = () => {
+      const shown = texts.filter((text) => text.style.display !== "none").map(box);
+      return shown.some((a, i) => i + 1 < shown.length && a.x + a.width + 12 > shown[i + 1].x);
+    };
+    const steps = [
+      () => texts.filter((x) => x.classList.contains("sb-strip-info")).forEach((x) => { x.style.fontSize = "19px"; }),
+      () => texts.filter((x) => x.classList.contains("sb-strip-optional")).forEach((x) => { x.style.display = "none"; }),
+      () => texts.filter((x) => !x.classList.contains("sb-strip-info")).forEach((x) => { x.style.fontSize = "20px"; }),
+    ];
+    for (const step of steps) {
+      if (!clash()) break;
+      step();
+    }
+  }
+}
+
+function box(text) {
+  try {
+    return text.getBBox();
+  } catch {
+    return { x: 0, width: 0 };
+  }
+}
 
 export function keyAt(node) {
   const el = node && node.closest ? node.closest("[data-key]") : null;
