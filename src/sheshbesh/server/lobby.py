@@ -61,6 +61,8 @@ class RequestIn(BaseModel):
     stake_mode: Literal["oin", "mars"] | None = None
     last_roll: StrictBool | None = None
     move_limit: StrictInt | None = Field(default=None, ge=0, le=1000)
+    start: str | None = Field(default=None, max_length=400,
+                              description="draughts: a set-up start position (FEN)")  # fmt: skip
 
 
 RACE_FIELDS = (
@@ -82,10 +84,10 @@ def table_options(body: RequestIn) -> tuple[str, dict[str, Any]]:
         extra = [name for name in RACE_FIELDS if getattr(body, name) is not None]
         if extra:
             raise InvalidOptions(f"draughts has no {extra[0]} option")
-        options = DraughtsOptions(move_limit=body.move_limit or 0).check()
+        options = DraughtsOptions(start=body.start, move_limit=body.move_limit or 0).check()
         return "draughts", options.to_json()
-    if body.move_limit is not None:
-        raise InvalidOptions("the move limit is a draughts option (DR-21)")
+    if body.move_limit is not None or body.start is not None:
+        raise InvalidOptions("the move limit and a set-up start are draughts options (DR-21)")
     chosen = {name: getattr(body, name) for name in RACE_FIELDS if getattr(body, name) is not None}
     race = RaceOptions.defaults(body.variant, **chosen)
     return ("match" if race.match_length else "race"), race.to_json()

@@ -33,12 +33,13 @@ export async function mount(main, ctx) {
     h("label", { class: "check" }, autoConfirm, t("room.auto_confirm")));
   const title = h("h1", {}, t("room.loading"));
 
-  main.append(h("div", { class: "room" },
+  const root = h("div", { class: "room", "data-testid": "room" },
     h("section", {}, title, top, boardHost, bottom),
     h("aside", { class: "stack" },
       h("div", { class: "card stack" }, status, actions, options),
       result, replayBox,
-      h("details", { class: "card" }, h("summary", {}, t("room.moves")), log))));
+      h("details", { class: "card" }, h("summary", {}, t("room.moves")), log)));
+  main.append(root);
 
   function savePrefs() {
     localStorage.setItem("room-prefs", JSON.stringify({
@@ -199,6 +200,11 @@ export async function mount(main, ctx) {
   function render() {
     if (!room.state) return;
     const s = room.state;
+    // What the page shows, for people reading the DOM (and the browser tests).
+    Object.assign(root.dataset, {
+      v: String(channel.v), pending: String(room.pending), mine: String(!!room.legal && room.you !== null),
+      finished: String(!!(s.match ? s.match.result : s.result)),
+    });
     title.textContent = `${t(`variant.${s.variant}`)} · ${room.players.map((p) => p.username).join(" – ")}`;
     const me = mySide() || "W";
     const other = me === "W" ? "B" : "W";

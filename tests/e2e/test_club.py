@@ -1,0 +1,303 @@
+"""The club in a real browser: two players and a spectator, whole games through the page.
+
+Each player is a separate browser context (his own cookies). They register,
+post and accept requests, and play only by clicking what the page offers: the
+board's highlighted checkers and targets, and the room's buttons. Screenshots
+of every page at phone and desktop sizes go to tests/e2e/screenshots/.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SHOTS = Path(__file__).parent / "screenshots"
+DESKTOP = {"width": 1440, "height": 900}
+PHONE = {"width": 390, "height": 844}
+PASSWORD = "correct horse battery"
+
+
+class Visitor:
+    """One person at one browser: a context, a page, and the page's console errors."""
+
+    def __init__(self, browser: Any, base: str, viewport: dict[str, int] = DESKTOP) -> None:
+        self.context = browser.new_context(viewport=viewport)
+        self.page = self.context.new_page()
+        self.base = base
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+
+    def go(self, hash_: str) -> None:
+        self.page.goto(f"{self.base}/{hash_}")
+
+    def register(self, name: str) -> Visitor:
+        self.go("#/register")
+        self.page.fill("input[name=username]", name)
+        self.page.fill("input[name=password]", PASSWORD)
+        self.page.click("form button[type=submit]")
+        self.page.wait_for_selector("[data-testid=balance]")
+        self.page.wait_for_selector("[data-testid=new-request]")
+        return self
+
+    def me(self) -> dict[str, Any]:
+        return dict(self.page.evaluate("fetch('/api/me').then(r => r.json())"))
+
+    def post(self, variant: str, stake: int, **options: Any) -> None:
+        page = self.page
+        page.select_option("select[name=variant]", variant)
+        page.fill("input[name=stake]", str(stake))
+        for name, value in options.items():
+            field = page.locator(f"[data-testid=new-request] [name={name}]")
+            if isinstance(value, bool):
+                field.set_checked(value)
+            else:
+                field.fill(str(value))
+        page.click("[data-testid=new-request] button[type=submit]")
+
+    def accept_from(self, owner: str) -> str:
+        row = self.page.locator("[data-testid=requests] tr[data-request]", has_text=owner)
+        row.locator("[data-testid=accept]").click()
+        self.page.wait_for_url("**/#/game/*")
+        self.page.wait_for_selector("[data-testid=board] svg")
+        return self.page.url.rsplit("/", 1)[1]
+
+    def room(self, key: str) -> str:
+        return str(self.page.get_attribute("[data-testid=room]", f"data-{key}"))
+
+    def shot(self, name: str) -> None:
+        SHOTS.mkdir(exist_ok=True)
+        self.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def wait_for_turn(players: list[Visitor], timeout: float = 20_000) -> Visitor | None:
+    """The player whose page offers actions now (None once the game is over)."""
+    for player in players:
+        player.page.wait_for_selector("[data-testid=room][data-v]")
+    deadline = timeout
+    while deadline > 0:
+        for player in players:
+            if player.room("finished") == "true":
+                return None
+            if player.room("mine") == "true" and player.room("pending") == "false":
+                return player
+        players[0].page.wait_for_timeout(40)
+        deadline -= 40 * len(players)
+    raise TimeoutError("nobody's page offers an action")
+
+
+def act_once(player: Visitor, rng: random.Random, choose: Any = None) -> None:
+    """Click one thing the page offers: a button, or a checker and then a target."""
+    page = player.page
+    before = int(player.room("v"))
+    buttons = page.locator("[data-testid=actions] button[data-action]:not([data-action=resign])")
+    kinds = [buttons.nth(i).get_attribute("data-action") for i in range(buttons.count())]
+    sources = page.locator("[data-testid=board] .sb-hit.is-source")
+    wanted = choose(kinds) if choose else None
+    if wanted is None and sources.count():
+        sources.nth(rng.randrange(sources.count())).click()
+        targets = page.locator("[data-testid=board] .sb-hit.is-target")
+        targets.first.wait_for(timeout=5000)
+        targets.nth(rng.randrange(targets.count())).click()
+    else:
+        pick = wanted or rng.choice([k for k in kinds if k not in ("undo", "drop")] or kinds)
+        page.click(f"[data-testid=actions] button[data-action={pick}]")
+    page.wait_for_function(
+        "([v]) => { const r = document.querySelector('[data-testid=room]');"
+        " return r.dataset.pending === 'false' && Number(r.dataset.v) > v; }",
+        arg=[before],
+        timeout=15_000,
+    )
+
+
+def play_to_the_end(players: list[Visitor], rng: random.Random, choose: Any = None) -> int:
+    actions = 0
+    while (player := wait_for_turn(players)) is not None:
+        act_once(player, rng, choose)
+        actions += 1
+        assert actions < 3000
+    return actions
+
+
+@pytest.fixture
+def people(browser, live_club):
+    made: list[Visitor] = []
+
+    def make(viewport: dict[str, int] = DESKTOP) -> Visitor:
+        visitor = Visitor(browser, live_club, viewport)
+        made.append(visitor)
+        return visitor
+
+    yield make
+    for visitor in made:
+        assert visitor.errors == [], visitor.errors
+        visitor.close()
+
+
+def test_backgammon_with_a_double_and_a_take_watched_live(people):
+    ann, bob = people().register("ann"), people().register("bob")
+    ann.shot("lobby-desktop")
+    ann.post("backgammon", 100, cube=True)
+    game = bob.accept_from("ann")
+    ann.page.wait_for_url(f"**/#/game/{game}")
+    watcher = people()
+    watcher.go(f"#/game/{game}")
+    watcher.page.wait_for_selector("[data-testid=board] svg")
+    assert watcher.page.locator("[data-testid=actions] button").count() == 0
+    ann.shot("room-backgammon-desktop")
+    script = {"doubled": False}
+
+    def double_once_then_take(kinds: list[str]) -> str | None:
+        if "double" in kinds and not script["doubled"]:
+            script["doubled"] = True
+            return "double"
+        return "take" if "take" in kinds else None
+
+    play_to_the_end([ann, bob], random.Random(1), double_once_then_take)
+    assert script["doubled"]
+    for page in (ann, bob, watcher):
+        page.page.wait_for_selector("[data-testid=result]:not([hidden])")
+    watcher.page.wait_for_function(
+        "v => document.querySelector('[data-testid=room]').dataset.v === v", arg=ann.room("v")
+    )
+    ann.shot("room-backgammon-finished")
+    result = ann.page.evaluate(f"fetch('/api/games/{game}').then(r => r.json())")["state"]["result"]
+    assert result["cube"] >= 2
+    won = result["points"] * 100
+    white_is_ann = (
+        ann.page.evaluate(f"fetch('/api/games/{game}').then(r => r.json())")["white_seat"] == 0
+    )
+    ann_won = (result["winner"] == "W") == white_is_ann
+    assert ann.me()["balance"] == 100_000 + (won if ann_won else -won)
+    assert bob.me()["balance"] == 100_000 - (won if ann_won else -won)
+    shown = ann.page.text_content("[data-testid=balance]") or ""
+    assert str(ann.me()["balance"])[-3:] in shown.replace(",", "").replace("\u202f", "")
+
+
+def test_draughts_multi_capture_wins_the_game(people):
+    """DR-6/DR-9: White takes two pieces in one move and Black has none left."""
+    ann, bob = people().register("dora"), people().register("eve")
+    ann.page.select_option("select[name=variant]", "draughts")
+    ann.page.evaluate(
+        "fetch('/api/requests', {method: 'POST', headers: {'Content-Type': 'application/json',"
+        " 'X-CSRF-Token': document.cookie.match(/csrf=([^;]+)/)[1]}, body: JSON.stringify("
+        "{variant: 'draughts', stake: 50, start: 'W:W37:B32,22'})})"
+    )
+    game = bob.accept_from("dora")
+    ann.page.wait_for_url(f"**/#/game/{game}")
+    ann.page.wait_for_selector("[data-testid=board] .is-source")
+    ann.shot("room-draughts-desktop")
+    ann.page.locator("[data-testid=board] .is-source").first.click()
+    for _ in range(3):  # the landing square, or each square of the route in turn
+        ann.page.locator("[data-testid=board] .is-target").first.click()
+        if ann.room("finished") == "true" or ann.room("pending") == "true":
+            break
+    ann.page.wait_for_selector("[data-testid=result]:not([hidden])")
+    assert ann.me()["balance"] == 100_050 and bob.me()["balance"] == 99_950
+    moves = ann.page.evaluate(f"fetch('/api/games/{game}').then(r => r.json())")["state"]["moves"]
+    assert moves == ["37x28x17"]
+    ann.shot("room-draughts-finished")
+
+
+def test_long_nardy_opening_head_rule(people):
+    """LN-6: one checker leaves the head per turn (except 6-6, 4-4, 3-3 on the first)."""
+    ann, bob = people().register("lena"), people().register("max")
+    ann.post("long_nardy", 10)
+    game = bob.accept_from("lena")
+    ann.page.wait_for_url(f"**/#/game/{game}")
+    for _ in range(10):  # to the first turn with a play to make (forced plays go by themselves)
+        mover = wait_for_turn([ann, bob])
+        assert mover is not None
+        page = mover.page
+        state = page.evaluate(f"fetch('/api/games/{game}').then(r => r.json())")["state"]
+        if state["phase"] == "move":
+            break
+        act_once(mover, random.Random(0), lambda kinds: "roll")
+    dice = sorted(state["dice"])
+    head = page.locator("[data-testid=board] .sb-hit.is-source")
+    assert head.count() >= 1
+    mover.shot("room-long-nardy-desktop")
+    # Move one checker off the head: unless the roll is 6-6, 4-4 or 3-3, no
+    # second head checker may follow in this turn.
+    act_once(mover, random.Random(2))
+    after = page.evaluate(f"fetch('/api/games/{game}').then(r => r.json())")["state"]
+    if after["phase"] == "move" and dice not in ([6, 6], [4, 4], [3, 3]):
+        own = "W" if after["turn"] == "W" else "B"
+        head_point = 24 if own == "W" else 12
+        sources = page.locator("[data-testid=board] .sb-hit.is-source")
+        points = [sources.nth(i).get_attribute("data-point") for i in range(sources.count())]
+        assert str(head_point) not in points
+
+
+def test_persian_is_right_to_left_and_every_page_has_screenshots(people, live_club):
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        guest = people(viewport)
+        guest.go("#/")
+        guest.page.wait_for_selector("[data-testid=requests]")
+        guest.shot(f"lobby-guest-{size}")
+        for page in ("login", "register", "verify"):
+            guest.go(f"#/{page}")
+            guest.page.wait_for_selector("main h1")
+            guest.shot(f"{page}-{size}")
+        guest.page.select_option("header select", "fa")
+        guest.page.wait_for_function("() => document.documentElement.dir === 'rtl'")
+        guest.go("#/")
+        guest.page.wait_for_selector("[data-testid=requests]")
+        assert guest.page.evaluate("document.documentElement.lang") == "fa"
+        guest.shot(f"lobby-persian-{size}")
+        guest.page.select_option("header select", "en")
+    member = people(PHONE).register("phoebe")
+    member.shot("lobby-phone")
+    member.go("#/profile/phoebe")
+    member.page.wait_for_selector("[data-testid=ledger]")
+    member.shot("profile-phone")
+
+
+def test_a_double_click_on_confirm_sends_one_action_and_a_lost_socket_resyncs(people):
+    ann, bob = people().register("gus"), people().register("hal")
+    routes: list[Any] = []  # ann's game sockets pass through Playwright, which can cut them
+
+    def through(socket: Any) -> None:
+        socket.connect_to_server()
+        routes.append(socket)
+
+    ann.page.route_web_socket(re.compile(r".*/ws/game/.*"), through)
+    ann.post("backgammon", 0)
+    game = bob.accept_from("gus")
+    ann.page.wait_for_url(f"**/#/game/{game}")
+    rng = random.Random(5)
+    for _ in range(40):  # until someone's turn is complete and Confirm is offered
+        mover = wait_for_turn([ann, bob])
+        assert mover is not None
+        confirm = mover.page.locator("[data-testid=actions] button[data-action=confirm]")
+        if confirm.count():
+            before = int(mover.room("v"))
+            confirm.dblclick()
+            mover.page.wait_for_function(
+                "([v]) => Number(document.querySelector('[data-testid=room]').dataset.v) > v",
+                arg=[before],
+            )
+            mover.page.wait_for_timeout(300)
+            record = mover.page.evaluate(f"fetch('/api/games/{game}/record').then(r => r.json())")
+            confirmed = [e for e in record["events"] if e["type"] == "played"]
+            assert len(confirmed) == len({e["seq"] for e in confirmed})
+            break
+        act_once(mover, rng, lambda kinds: "roll" if "roll" in kinds else None)
+    # The connection drops; the page says so, reconnects and catches up.
+    assert routes
+    routes[-1].close(code=4000, reason="cut by the test")
+    ann.page.wait_for_selector("#banner:not([hidden])", timeout=20_000)
+    if bob.room("mine") == "true":  # the game goes on while ann is away
+        act_once(bob, rng)
+    ann.page.wait_for_selector("#banner", state="hidden", timeout=30_000)
+    assert len(routes) >= 2
+    bob.page.wait_for_function(
+        "v => document.querySelector('[data-testid=room]').dataset.v === v", arg=ann.room("v")
+    )
