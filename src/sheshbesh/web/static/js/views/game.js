@@ -211,7 +211,7 @@ export async function mount(main, ctx) {
     clear(top).append(playerCard(other));
     clear(bottom).append(playerCard(me));
     status.textContent = statusText();
-    options.hidden = room.you === null || s.kind === "draughts";
+    options.hidden = room.you === null || s.kind === "draughts" || !!(s.match ? s.match.result : s.result);
     renderActions();
     renderResult();
     const shown = room.replay ? room.replay.frames[room.replay.at] : s;
