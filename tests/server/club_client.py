@@ -16,6 +16,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -291,11 +292,14 @@ class ServerProcess:
         if self.redis_url:
             command += ["--redis", self.redis_url]
         env = {**os.environ, "SHESHBESH_PASSWORD_PROFILE": "fast", **self.env}
-        self.process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE)
+        # stderr to a file, never a pipe nobody reads (a chatty server would block on it)
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in kill and stop)
+        self.process = subprocess.Popen(command, env=env, stderr=self.log)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {self.process.stderr.read()!r}")  # type: ignore[union-attr]
+                self.log.seek(0)
+                raise RuntimeError(f"server exited: {self.log.read()[-2000:]!r}")
             try:
                 if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
                     return self
@@ -308,8 +312,7 @@ class ServerProcess:
         assert self.process is not None
         self.process.send_signal(sig)
         self.process.wait(timeout=20)
-        if self.process.stderr is not None:
-            self.process.stderr.close()
+        self.log.close()
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -319,5 +322,5 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        if self.process is not None and self.process.stderr is not None:
-            self.process.stderr.close()
+        if self.process is not None:
+            self.log.close()

@@ -218,6 +218,8 @@ async def _write(club: Club, round_: Round, socket: Socket, since: int | None) -
     try:
         hello = {"game": round_.id, "you": socket.seat, "players": round_.players()}
         await ws.send_text(frame("hello", hello))
+        if not club.db.is_sqlite:  # another process may have moved the game on meanwhile
+            await round_.refresh()
         current = round_.table.seq if round_.table is not None else 0
         if since is None or since > current:
             await _send_snapshot(club, round_, socket)

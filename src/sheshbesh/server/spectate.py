@@ -43,6 +43,8 @@ async def game_page(game_id: str, request: Request) -> dict[str, Any]:
     """A game's summary and state (live or finished) as a spectator sees it."""
     club = club_of(request)
     round_ = await club.round_registry().get(game_id[:20])
+    if not club.db.is_sqlite:  # another process may have moved the game on meanwhile
+        await round_.refresh()
     return round_.snapshot(None, club.now())
 
 
