@@ -338,11 +338,12 @@ class Round:
     async def _mark(self, seat: int, away: float | None) -> None:
         column = "away0" if seat == 0 else "away1"
         async with self.lock:
-            async with self.club.db.transaction() as session:
-                await session.execute(update(Game).where(Game.id == self.id).values({column: away}))
-                game = await session.get(Game, self.id)
-            assert game is not None
-            self.game = game
+            async with self.club.db.writing() as connection:  # one statement, no ORM
+                await connection.execute(
+                    update(Game.__table__).where(Game.id == self.id).values({column: away})  # type: ignore[arg-type]
+                )
+            assert self.game is not None
+            setattr(self.game, column, away)
         grace = self.club.settings.abandon_grace
         presence = {"seat": seat, "online": away is None, "since": away,
                     "deadline": None if away is None else away + grace,
