@@ -10,7 +10,14 @@ import { NoWebCrypto, verifyRecord } from "../fairdice.js";
 const GAME_ID = /^[\w-]{1,40}$/;
 const COLUMNS = ["roll", "where", "nonce", "seed", "commit", "dice", "recomputed", "check"];
 
+// The page's own stylesheet, in case the page that mounts the view does not link it.
+function ensureStylesheet() {
+  if (document.querySelector('link[rel=stylesheet][href$="/css/verify.css"]')) return;
+  document.head.append(h("link", { rel: "stylesheet", href: "/static/css/verify.css" }));
+}
+
 export async function mount(main, ctx) {
+  ensureStylesheet();
   const { api, t } = ctx;
   const params = ctx.params || new URLSearchParams();
   const count = (value) => (ctx.number ? ctx.number(value) : String(value));
