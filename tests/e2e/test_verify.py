@@ -110,9 +110,10 @@ class Page:
         if message.type == "error" and not message.text.startswith("Failed to load resource"):
             self.errors.append(f"console: {message.text}")
 
-    def open(self, fragment: str = "") -> Page:
-        self.page.goto(self.base + HARNESS + fragment)
-        self.page.wait_for_selector("body[data-ready=true]")
+    def open(self, fragment: str = "", path: str = HARNESS) -> Page:
+        self.page.goto(self.base + path + fragment)
+        if path == HARNESS:
+            self.page.wait_for_selector("body[data-ready=true]")
         return self
 
     def paste(self, record: Any) -> None:
@@ -177,8 +178,8 @@ class Page:
 def open_page(browser: Any, live_club: str) -> Iterator[Callable[..., Page]]:
     pages: list[Page] = []
 
-    def make(fragment: str = "", width: int = 1440, height: int = 900) -> Page:
-        page = Page(browser, live_club, width, height).open(fragment)
+    def make(fragment: str = "", width: int = 1440, height: int = 900, path: str = HARNESS) -> Page:
+        page = Page(browser, live_club, width, height).open(fragment, path)
         pages.append(page)
         return page
 
@@ -521,6 +522,10 @@ def test_a_game_played_on_the_club_verifies_live_and_finished(open_page, live_cl
         page.page.wait_for_selector(f"[data-testid=verdict][data-rolls='{checked}']")
         assert page.verdict()["honest"] == "true"
         assert all(row["ok"] for row in page.rows())
+
+        # The club's own page routes #/verify?game=ID to the same view (app.js).
+        shell = open_page(f"#/verify?game={game_id}", path="/")
+        assert shell.verdict() == honest_verdict(checked)
     finally:
         ann.close()
         bob.close()
@@ -552,3 +557,11 @@ def test_screenshots(open_page, width: int, height: int) -> None:
     page.shot(f"verify-not-json-{width}.png")
     overflow = page.page.evaluate("document.documentElement.scrollWidth > window.innerWidth")
     assert not overflow, "the page scrolls sideways"
+    # The same view inside the club's page (app.js, club.css).
+    shell = open_page("#/verify", width=width, height=height, path="/")
+    shell.page.wait_for_selector("[data-testid=verify-text]")
+    shell.paste(altered_die(honest)[0])
+    shell.verdict()
+    shell.shot(f"verify-shell-{width}.png")
+    overflow = shell.page.evaluate("document.documentElement.scrollWidth > window.innerWidth")
+    assert not overflow, "the club's page scrolls sideways"
