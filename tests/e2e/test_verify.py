@@ -461,6 +461,15 @@ def test_bad_input_gives_a_clear_message_and_no_error(open_page) -> None:
     page.page.wait_for_selector("[data-testid=verify-message][data-code=bad_game]")
 
 
+def test_without_web_crypto_the_page_says_so(open_page) -> None:
+    """Web Crypto exists only in secure contexts (HTTPS, localhost): elsewhere, a message."""
+    page = open_page()
+    page.page.evaluate("Object.defineProperty(Crypto.prototype, 'subtle', {get: () => undefined})")
+    page.paste(race_record("backgammon", seed=15))
+    page.page.wait_for_selector("[data-testid=verify-message][data-code=no_crypto]")
+    assert page.message()["kind"] == "error"
+
+
 def test_a_record_opened_from_a_file(open_page) -> None:
     record = race_record("backgammon", seed=13)
     _, checked, _ = python_verdict(record)
