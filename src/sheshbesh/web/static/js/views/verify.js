@@ -24,11 +24,11 @@ export async function mount(main, ctx) {
   let latest = 0; // only the newest check may draw its result
 
   const gameInput = h("input", {
-    id: "verify-game", name: "game", type: "text", autocomplete: "off", spellcheck: "false",
+    id: "verify-game", name: "game", type: "text", autocomplete: "off", spellcheck: "false", dir: "ltr",
     placeholder: t("verify.game_placeholder"), "data-testid": "verify-game",
   });
   const text = h("textarea", {
-    id: "verify-text", name: "record", rows: 5, spellcheck: "false", autocomplete: "off",
+    id: "verify-text", name: "record", rows: 5, spellcheck: "false", autocomplete: "off", dir: "ltr",
     placeholder: t("verify.paste_placeholder"), "data-testid": "verify-text",
     oninput: () => { gameInput.value = ""; },
   });
@@ -247,13 +247,13 @@ export async function mount(main, ctx) {
     if (value === null || value === undefined) return h("span", { class: "verify-none" }, "—");
     const full = String(value);
     const shown = [...full].length > keep + 1 ? `${[...full].slice(0, keep).join("")}…` : full;
-    return h("code", { class: "verify-hex", title: full }, shown);
+    return h("code", { class: "verify-hex", title: full, dir: "ltr" }, shown);
   }
 
   function diceView(dice, published) {
     if (dice === null || dice === undefined) return h("span", { class: "verify-none" }, "—");
-    if (!Array.isArray(dice)) return h("code", {}, JSON.stringify(dice));
-    return h("span", { class: "verify-dice" }, dice.map((die, i) => h("span", {
+    if (!Array.isArray(dice)) return h("code", { dir: "ltr" }, JSON.stringify(dice));
+    return h("span", { class: "verify-dice", dir: "ltr" }, dice.map((die, i) => h("span", {
       class: published && Array.isArray(published) && published[i] !== die ? "verify-die verify-die-off" : "verify-die",
     }, typeof die === "number" ? String(die) : JSON.stringify(die))));
   }
