@@ -301,3 +301,21 @@ def test_a_double_click_on_confirm_sends_one_action_and_a_lost_socket_resyncs(pe
     bob.page.wait_for_function(
         "v => document.querySelector('[data-testid=room]').dataset.v === v", arg=ann.room("v")
     )
+
+
+def test_room_and_profile_screenshots_at_both_sizes(people):
+    ann, bob = people(PHONE).register("ivy"), people(DESKTOP).register("jon")
+    ann.post("plakoto", 20)
+    game = bob.accept_from("ivy")
+    ann.page.wait_for_url(f"**/#/game/{game}")
+    ann.page.wait_for_selector("[data-testid=board] svg")
+    ann.shot("room-plakoto-phone")
+    bob.shot("room-plakoto-desktop")
+    bob.go("#/profile/jon")
+    bob.page.wait_for_selector("[data-testid=ledger]")
+    assert bob.page.locator("[data-testid=ledger] tbody tr").count() == 2  # grant, escrow
+    bob.shot("profile-desktop")
+    bob.go("#/profile/ivy")
+    bob.page.wait_for_selector("main h1")
+    assert bob.page.locator("[data-testid=ledger]").count() == 0  # not his wallet
+    bob.shot("profile-other-desktop")

@@ -67,8 +67,8 @@ class Hub:
         self.sockets: set[Socket] = set()
         self.channel = f"game:{round_.id}"
 
-    def on_message(self, text: str) -> None:
-        message = json.loads(text)
+    def on_message(self, text: str | dict[str, Any]) -> None:
+        message = json.loads(text) if isinstance(text, str) else text
         if "presence" in message:
             batch: Batch | str = frame("presence", message["presence"])
             asyncio.get_running_loop().create_task(self.round.refresh())

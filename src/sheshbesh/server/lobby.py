@@ -60,6 +60,7 @@ class RequestIn(BaseModel):
     match_length: StrictInt | None = Field(default=None, ge=0, le=25)
     stake_mode: Literal["oin", "mars"] | None = None
     last_roll: StrictBool | None = None
+    auto_play_forced: StrictBool | None = None
     move_limit: StrictInt | None = Field(default=None, ge=0, le=1000)
     start: str | None = Field(default=None, max_length=400,
                               description="draughts: a set-up start position (FEN)")  # fmt: skip
@@ -73,6 +74,7 @@ RACE_FIELDS = (
     "match_length",
     "stake_mode",
     "last_roll",
+    "auto_play_forced",
 )
 
 
@@ -211,6 +213,7 @@ async def variants() -> list[dict[str, Any]]:
             options.append("stake_mode")
         if rules.last_roll:
             options.append("last_roll")
+        options.append("auto_play_forced")
         out.append({"variant": name, "options": options, "defaults": defaults})
     return out
 

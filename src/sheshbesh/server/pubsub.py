@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-Subscriber = Callable[[str], None]
+Subscriber = Callable[[Any], None]
+"""Called with a message's text, or in one process with the published object."""
 CONFIRM_TIMEOUT = 10.0
 """Seconds to wait for Redis to confirm a subscription change."""
 log = logging.getLogger(__name__)
@@ -37,6 +39,10 @@ class Bus:
     async def publish(self, channel: str, message: str) -> None:
         raise NotImplementedError
 
+    async def publish_data(self, channel: str, data: dict[str, Any]) -> None:
+        """Publish a JSON object; subscribers get it as text or, in one process, as is."""
+        await self.publish(channel, json.dumps(data))
+
     async def subscribe(self, channel: str, subscriber: Subscriber) -> None:
         self.subscribers[channel].add(subscriber)
 
@@ -47,7 +53,7 @@ class Bus:
             if not subscribers:
                 del self.subscribers[channel]
 
-    def deliver(self, channel: str, message: str) -> None:
+    def deliver(self, channel: str, message: str | dict[str, Any]) -> None:
         for subscriber in list(self.subscribers.get(channel, ())):
             try:
                 subscriber(message)
@@ -56,10 +62,13 @@ class Bus:
 
 
 class MemoryBus(Bus):
-    """One process: publishing is delivering."""
+    """One process: publishing is delivering (objects skip the JSON round trip)."""
 
     async def publish(self, channel: str, message: str) -> None:
         self.deliver(channel, message)
+
+    async def publish_data(self, channel: str, data: dict[str, Any]) -> None:
+        self.deliver(channel, data)
 
 
 class RedisBus(Bus):

@@ -310,7 +310,7 @@ class Round:
             "to_act": seat,
             "legal": table.legal() if seat is not None else None,
         }
-        await self.club.bus.publish(f"game:{self.id}", json.dumps(message))
+        await self.club.bus.publish_data(f"game:{self.id}", message)
         if table.finished:
             await self.club.bus.publish("lobby", json.dumps({"t": "game_finished",
                                                              "d": self.summary()}))  # fmt: skip

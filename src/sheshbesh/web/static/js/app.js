@@ -39,6 +39,7 @@ const ctx = {
 let unmount = null;
 
 function renderHeader() {
+  document.querySelector(".skip").textContent = t("nav.skip");
   const top = document.getElementById("top");
   clear(top);
   const me = ctx.me;
