@@ -2,6 +2,7 @@
 // finished) and, for the player himself, the wallet and its ledger history.
 
 import { h } from "../dom.js";
+import { language } from "../i18n.js";
 
 export async function mount(main, ctx) {
   const { t, api } = ctx;
@@ -22,7 +23,7 @@ export async function mount(main, ctx) {
       stat(t("profile.playing"), profile.playing),
       own ? stat(t("profile.balance"), t("fun.amount", { amount: ctx.number(profile.balance) })) : null),
     h("p", { class: "muted" }, t("profile.member_since", {
-      date: new Date(profile.created_at * 1000).toLocaleDateString() }))));
+      date: new Date(profile.created_at * 1000).toLocaleDateString(language()) }))));
 
   main.append(h("section", { class: "card" }, h("h2", {}, t("profile.recent")),
     profile.recent.length ? h("table", { class: "responsive" },
@@ -43,7 +44,7 @@ export async function mount(main, ctx) {
         h("thead", {}, h("tr", {}, h("th", {}, t("profile.when")), h("th", {}, t("profile.what")),
           h("th", { class: "num" }, t("profile.amount")), h("th", {}, ""))),
         h("tbody", {}, ledger.map((row) => h("tr", {},
-          h("td", {}, new Date(row.at * 1000).toLocaleString()),
+          h("td", {}, new Date(row.at * 1000).toLocaleString(language())),
           h("td", {}, t(`ledger.${row.reason}`)),
           h("td", { class: "num" }, `${row.amount > 0 ? "+" : ""}${ctx.number(row.amount)}`),
           h("td", {}, row.game ? h("a", { href: `#/game/${row.game}` }, t("profile.game")) : "")))))));
