@@ -76,5 +76,5 @@ def test_a_fallen_flag_ends_the_game_and_settles_the_escrow(pair):
     result = a.state["result"]
     assert result["winner"] == "B" and a.events[-2]["type"] == "timeout"
     assert (ann.balance(), bob.balance()) == (START - 300, START + 300)
-    clock = a.until(lambda f: f["t"] == "clock")["d"]
+    clock = a.state["clock"]  # the state frame carries the clock
     assert clock["white"] == 0 and clock["running"] is None

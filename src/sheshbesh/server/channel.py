@@ -37,7 +37,7 @@ QUEUE_LIMIT = 512
 
 @dataclass
 class Batch:
-    """One bus message as frames: events (with their seq), then state, clock, legal."""
+    """One bus message as frames: events (with their seq), the state with its clock, legal."""
 
     events: list[tuple[int, str]]
     after: list[str]
@@ -76,7 +76,7 @@ class Hub:
             seq = message["seq"]
             batch = Batch(
                 [(e["seq"], frame("event", e, v=e["seq"])) for e in message["events"]],
-                [frame("state", message["state"], v=seq), frame("clock", message["clock"], v=seq)],
+                [frame("state", {**message["state"], "clock": message["clock"]}, v=seq)],
                 None if message["legal"] is None else frame("legal", message["legal"], v=seq),
                 message["to_act"],
             )
@@ -263,8 +263,9 @@ async def _resend(club: Club, round_: Round, socket: Socket, since: int) -> None
 
 
 async def _send_after(socket: Socket, snapshot: dict[str, Any], v: int) -> None:
-    await socket.ws.send_text(frame("state", snapshot["state"], v=v))
-    await socket.ws.send_text(frame("clock", snapshot["clock"], v=v))
+    await socket.ws.send_text(
+        frame("state", {**snapshot["state"], "clock": snapshot["clock"]}, v=v)
+    )
     await socket.ws.send_text(frame("presence_all", snapshot["presence"]))
     if snapshot["legal"] is not None:
         await socket.ws.send_text(frame("legal", snapshot["legal"], v=v))

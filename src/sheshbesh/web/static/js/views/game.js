@@ -304,6 +304,10 @@ export async function mount(main, ctx) {
           return renderLog();
         case "state":
           room.state = d;
+          if (d.clock !== undefined) {
+            room.clock = d.clock;
+            room.clockAt = performance.now();
+          }
           room.legal = null;
           room.pending = false;
           if (room.summary && d.result && d.kind !== "match") room.summary.status = "finished";
