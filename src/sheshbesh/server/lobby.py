@@ -37,7 +37,7 @@ from sheshbesh.store.models import Request as GameRequest
 from .auth import require_user, user_json, user_of
 from .club import Club, club_of
 from .errors import ApiError, Conflict, Forbidden, NotFound
-from .round import store_applied
+from .escrow import store_applied
 from .tables import Applied, DraughtsTable, MatchTable, RaceTable, Table
 
 router = APIRouter(prefix="/api/requests", tags=["lobby"])

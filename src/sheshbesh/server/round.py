@@ -30,13 +30,12 @@ from sheshbesh.games.race import Side
 from sheshbesh.play.clock import Clock
 from sheshbesh.play.dice import DiceBox
 from sheshbesh.play.fair import FairDice
-from sheshbesh.store import ledger
 from sheshbesh.store.group import MoveWrite
-from sheshbesh.store.ledger import InsufficientFunds
 from sheshbesh.store.models import Game, GameEvent, User
 
 from .club import Club
 from .errors import ApiError, Conflict, Forbidden, NotFound
+from .escrow import store_applied
 from .tables import Applied, Table, replay_table
 
 log = logging.getLogger(__name__)
@@ -405,72 +404,6 @@ def _keep_dice(game: Game, dice: FairDice | None) -> None:
     if dice is not None:
         game.dice_secret = dice.box.secret.hex()
         game.next_roll = dice.box.next_roll
-
-
-async def store_applied(
-    club: Club, session: AsyncSession, game: Game, applied: Applied, now: float
-) -> None:
-    """Write the events, the clock, the escrow top-up and the payout of one action."""
-    table = applied.table
-    for event in applied.events:
-        session.add(GameEvent(game_id=game.id, seq=event["seq"], event=event, at=now))
-    game.seq = table.seq
-    if applied.clock is not None:
-        game.clock = applied.clock.to_state()
-    if table.finished:
-        await pay_out(club, session, game, table, now)
-    else:
-        await top_up(club, session, game, table, now)
-
-
-async def top_up(club: Club, session: AsyncSession, game: Game, table: Table, now: float) -> None:
-    """PL-5: hold each side's largest possible loss; a double both cannot cover is refused."""
-    needed = game.stake * table.exposure()
-    more = needed - min(game.held0, game.held1)
-    if more <= 0:
-        return
-    escrow = await ledger.escrow_of(session, game.id)
-    wallets = [await ledger.wallet_of(session, uid) for uid in (game.seat0_id, game.seat1_id)]
-    try:
-        await ledger.transfer(
-            session, "escrow", [(wallets[0], -more), (wallets[1], -more), (escrow, 2 * more)],
-            now=now, game_id=game.id, seq=table.seq,
-        )  # fmt: skip
-    except InsufficientFunds as error:
-        short = 0 if error.account.id == wallets[0].id else 1
-        name = await session.get(User, (game.seat0_id, game.seat1_id)[short])
-        who = name.username if name is not None else f"seat {short}"
-        raise ApiError(
-            f"not enough FUN to raise the stakes: each player must hold {needed} FUN in escrow"
-            f" ({more} more), and {who} has {error.account.balance} (PL-5)",
-            status=409,
-            code="insufficient_funds",
-        ) from None
-    game.held0 += more
-    game.held1 += more
-
-
-async def pay_out(club: Club, session: AsyncSession, game: Game, table: Table, now: float) -> None:
-    """Release the escrow: each seat gets back what it held plus its payout (a draw: stakes)."""
-    payout = table.payout() or {}
-    seats_paid = [payout.get(table.side_of(seat), 0) * game.stake for seat in (0, 1)]
-    held = (game.held0, game.held1)
-    escrow = await ledger.escrow_of(session, game.id)
-    wallets = [await ledger.wallet_of(session, uid) for uid in (game.seat0_id, game.seat1_id)]
-    entries = [(wallets[s], held[s] + seats_paid[s]) for s in (0, 1)]
-    if any(amount < 0 for _, amount in entries):
-        raise RuntimeError(f"game {game.id}: payout {seats_paid} exceeds escrow {held}")
-    await ledger.transfer(
-        session, "payout", [*entries, (escrow, -(held[0] + held[1]))],
-        now=now, game_id=game.id, seq=table.seq,
-    )  # fmt: skip
-    game.held0 = game.held1 = 0
-    game.status = "finished"
-    game.finished_at = now
-    result = dict(table.view().get("result") or {})
-    winner = result.get("winner")
-    result["winner_seat"] = None if winner is None else table.seat_of(Side.from_letter(winner))
-    game.result = result
 
 
 async def events_after(session: AsyncSession, game_id: str, seq: int) -> list[dict[str, Any]]:
