@@ -12,6 +12,7 @@ import { h, s, clear } from "../dom.js";
 import {
   colourName, fitStrips, focusedKey, keyAt, nearest, placeAt, shine, svgPoint, tr as translate,
 } from "./race.js";
+import { BoardInput } from "./input.js";
 
 // English for every key this board uses (besides board.white, board.black, board.you,
 // board.your_turn, board.to_move, board.wins, board.draw and board.label from race.js).
@@ -84,8 +85,9 @@ export function movePath(text) {
 
 let boards = 0;
 
-export class DraughtsBoard {
+export class DraughtsBoard extends BoardInput {
   constructor(host, { onAction } = {}) {
+    super();
     this.host = host;
     this.onAction = onAction || (() => {});
     this.uid = `sb-draughts-${++boards}`;
@@ -467,86 +469,20 @@ export class DraughtsBoard {
     this.onAction({ type: "move", text: move.text });
   }
 
-  // --- pointer ---------------------------------------------------------------------------------
+  // --- input (board/input.js): what a drag draws and where a drop goes -----------------------
 
-  pointerDown(event) {
-    if (event.button !== undefined && event.button !== 0) return;
-    const key = keyAt(event.target);
-    if (!key) {
-      this.select(null);
-      return;
-    }
-    this.press = { key, id: event.pointerId, x: event.clientX, y: event.clientY };
-    if (this.sources.has(key)) {
-      try {
-        this.svg.setPointerCapture(event.pointerId);
-      } catch {
-        // a synthetic event has no capturable pointer
-      }
-    }
+  needsSelect(key) {
+    return this.selected !== key || Boolean(this.routes);
   }
 
-  pointerMove(event) {
-    const press = this.press;
-    if (!press || press.id !== event.pointerId) return;
-    if (!this.drag) {
-      if (Math.hypot(event.clientX - press.x, event.clientY - press.y) < 6) return;
-      if (!this.sources.has(press.key) || !this.tops.has(press.key)) return;
-      if (this.selected !== press.key || this.routes) this.select(press.key);
-      const top = this.tops.get(press.key);
-      const piece = this.position.pieces.get(Number(press.key.slice(1)));
-      top.classList.add("is-lifted");
-      const ghost = this.piece(0, 0, piece.colour, piece.king);
-      ghost.classList.add("sb-ghost");
-      this.dragLayer.append(ghost);
-      this.drag = { key: press.key, top, ghost };
-    }
-    const point = svgPoint(this.svg, event);
-    this.drag.ghost.setAttribute("transform", `translate(${point.x} ${point.y})`);
-    event.preventDefault();
+  ghostFor(key) {
+    const piece = this.position.pieces.get(Number(key.slice(1)));
+    const ghost = this.piece(0, 0, piece.colour, piece.king);
+    ghost.classList.add("sb-ghost");
+    return ghost;
   }
 
-  pointerUp(event) {
-    const press = this.press;
-    this.press = null;
-    if (!press || press.id !== event.pointerId) return;
-    if (this.drag) {
-      const key = placeAt(this.places, svgPoint(this.svg, event));
-      const from = this.drag.key;
-      this.cancelDrag();
-      if (key && this.targets.has(key)) this.chooseRoute(this.targets.get(key));
-      else if (key !== from) this.select(null);
-      return;
-    }
-    this.activate(press.key);
-  }
-
-  cancelDrag() {
-    if (!this.drag) return;
-    this.drag.top.classList.remove("is-lifted");
-    this.drag.ghost.remove();
-    this.drag = null;
-  }
-
-  // --- keyboard --------------------------------------------------------------------------------
-
-  keyDown(event) {
-    const key = keyAt(event.target);
-    if (!key) return;
-    if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      this.activate(key);
-    } else if (event.key.startsWith("Arrow")) {
-      const next = nearest(this.places, key, event.key);
-      if (next) {
-        event.preventDefault();
-        this.focus(next);
-      }
-    }
-  }
-
-  focus(key) {
-    const place = this.places && this.places.get(key);
-    if (place && place.el) place.el.focus();
+  dropOn(key) {
+    this.chooseRoute(this.targets.get(key));
   }
 }

@@ -11,6 +11,7 @@
 
 import { h, s, clear } from "../dom.js";
 import { t } from "../i18n.js";
+import { BoardInput } from "./input.js";
 
 // English for every key this board uses, shown while a catalog lacks the key.
 const EN = {
@@ -144,8 +145,9 @@ function stackY(slot, k) {
 
 let boards = 0;
 
-export class RaceBoard {
+export class RaceBoard extends BoardInput {
   constructor(host, { onAction } = {}) {
+    super();
     this.host = host;
     this.onAction = onAction || (() => {});
     this.uid = `sb-race-${++boards}`;
@@ -659,87 +661,14 @@ export class RaceBoard {
     this.select(null);
   }
 
-  // --- pointer: click, tap and drag ------------------------------------------------------------
+  // --- input (board/input.js): what a drag draws and where a drop goes -----------------------
 
-  pointerDown(event) {
-    if (event.button !== undefined && event.button !== 0) return;
-    const key = keyAt(event.target);
-    if (!key) {
-      this.select(null);
-      return;
-    }
-    this.press = { key, id: event.pointerId, x: event.clientX, y: event.clientY };
-    if (this.sources.has(key)) {
-      try {
-        this.svg.setPointerCapture(event.pointerId);
-      } catch {
-        // a synthetic event has no capturable pointer; dragging still works without capture
-      }
-    }
+  ghostFor() {
+    return this.checker(0, 0, this.mover, { cls: "sb-ghost" });
   }
 
-  pointerMove(event) {
-    const press = this.press;
-    if (!press || press.id !== event.pointerId) return;
-    if (!this.drag) {
-      if (Math.hypot(event.clientX - press.x, event.clientY - press.y) < 6) return;
-      if (!this.sources.has(press.key) || !this.tops.has(press.key)) return;
-      if (this.selected !== press.key) this.select(press.key);
-      const top = this.tops.get(press.key);
-      top.classList.add("is-lifted");
-      const ghost = this.checker(0, 0, this.mover, { cls: "sb-ghost" });
-      this.dragLayer.append(ghost);
-      this.drag = { key: press.key, top, ghost };
-    }
-    const point = svgPoint(this.svg, event);
-    this.drag.ghost.setAttribute("transform", `translate(${point.x} ${point.y})`);
-    event.preventDefault();
-  }
-
-  pointerUp(event) {
-    const press = this.press;
-    this.press = null;
-    if (!press || press.id !== event.pointerId) return;
-    if (this.drag) {
-      const point = svgPoint(this.svg, event);
-      const key = placeAt(this.places, point);
-      const from = this.drag.key;
-      this.cancelDrag();
-      if (key && this.targets.has(key)) this.activate(key);
-      else if (key !== from) this.select(null);
-      return;
-    }
-    this.activate(press.key);
-  }
-
-  cancelDrag() {
-    if (!this.drag) return;
-    this.drag.top.classList.remove("is-lifted");
-    this.drag.ghost.remove();
-    this.drag = null;
-  }
-
-  // --- keyboard --------------------------------------------------------------------------------
-
-  keyDown(event) {
-    const key = keyAt(event.target);
-    if (!key) return;
-    if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      this.activate(key);
-      this.focus(key);
-    } else if (event.key.startsWith("Arrow")) {
-      const next = nearest(this.places, key, event.key);
-      if (next) {
-        event.preventDefault();
-        this.focus(next);
-      }
-    }
-  }
-
-  focus(key) {
-    const place = this.places && this.places.get(key);
-    if (place && place.el) place.el.focus();
+  dropOn(key) {
+    this.activate(key);
   }
 }
 

@@ -1,0 +1,94 @@
+// How a player acts on a board, shared by the race and draughts boards: tap or
+// click a piece and then a highlighted target, drag a piece onto one, or use the
+// keyboard (Tab / arrows to move between places, Enter or Space to pick).
+// A board that extends BoardInput keeps `places`, `sources`, `targets`, `tops`,
+// `selected`, `svg` and `dragLayer`, and says three things of its own:
+// ghostFor(key) (the piece drawn under the finger), dropOn(key) (a target was
+// reached by dragging) and activate(key) (a place was picked).
+
+import { keyAt, nearest, placeAt, svgPoint } from "./race.js";
+
+export class BoardInput {
+  /** Whether picking `key` again must select it afresh (e.g. to reset a route). */
+  needsSelect(key) {
+    return this.selected !== key;
+  }
+
+  pointerDown(event) {
+    if (event.button !== undefined && event.button !== 0) return;
+    const key = keyAt(event.target);
+    if (!key) {
+      this.select(null);
+      return;
+    }
+    this.press = { key, id: event.pointerId, x: event.clientX, y: event.clientY };
+    if (this.sources.has(key)) {
+      try {
+        this.svg.setPointerCapture(event.pointerId);
+      } catch {
+        // a synthetic event has no capturable pointer; dragging still works without capture
+      }
+    }
+  }
+
+  pointerMove(event) {
+    const press = this.press;
+    if (!press || press.id !== event.pointerId) return;
+    if (!this.drag) {
+      if (Math.hypot(event.clientX - press.x, event.clientY - press.y) < 6) return;
+      if (!this.sources.has(press.key) || !this.tops.has(press.key)) return;
+      if (this.needsSelect(press.key)) this.select(press.key);
+      const top = this.tops.get(press.key);
+      top.classList.add("is-lifted");
+      const ghost = this.ghostFor(press.key);
+      this.dragLayer.append(ghost);
+      this.drag = { key: press.key, top, ghost };
+    }
+    const point = svgPoint(this.svg, event);
+    this.drag.ghost.setAttribute("transform", `translate(${point.x} ${point.y})`);
+    event.preventDefault();
+  }
+
+  pointerUp(event) {
+    const press = this.press;
+    this.press = null;
+    if (!press || press.id !== event.pointerId) return;
+    if (this.drag) {
+      const key = placeAt(this.places, svgPoint(this.svg, event));
+      const from = this.drag.key;
+      this.cancelDrag();
+      if (key && this.targets.has(key)) this.dropOn(key);
+      else if (key !== from) this.select(null);
+      return;
+    }
+    this.activate(press.key);
+  }
+
+  cancelDrag() {
+    if (!this.drag) return;
+    this.drag.top.classList.remove("is-lifted");
+    this.drag.ghost.remove();
+    this.drag = null;
+  }
+
+  keyDown(event) {
+    const key = keyAt(event.target);
+    if (!key) return;
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      this.activate(key);
+      this.focus(key);
+    } else if (event.key.startsWith("Arrow")) {
+      const next = nearest(this.places, key, event.key);
+      if (next) {
+        event.preventDefault();
+        this.focus(next);
+      }
+    }
+  }
+
+  focus(key) {
+    const place = this.places && this.places.get(key);
+    if (place && place.el) place.el.focus();
+  }
+}
