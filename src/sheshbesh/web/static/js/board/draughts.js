@@ -83,34 +83,15 @@ export function movePath(text) {
   return String(text || "").split(/[-x]/).map(Number).filter((n) => n >= 1 && n <= 50);
 }
 
-let boards = 0;
-
 export class DraughtsBoard extends BoardInput {
   constructor(host, { onAction } = {}) {
-    super();
-    this.host = host;
-    this.onAction = onAction || (() => {});
-    this.uid = `sb-draughts-${++boards}`;
-    this.root = h("div", { class: "sb-board sb-draughts" });
-    host.append(this.root);
-    this.svg = null;
+    super(host, onAction, "draughts");
     this.chooser = null;
-    this.selected = null;
-    this.targets = new Map();
     this.routes = null;
-    this.press = null;
-    this.drag = null;
-    this.onOutside = (event) => {
-      if ((this.selected || this.routes) && !this.root.contains(event.target)) this.select(null);
-    };
-    this.onEscape = (event) => {
-      if (event.key === "Escape" && (this.selected || this.routes || this.drag)) {
-        this.cancelDrag();
-        this.select(null);
-      }
-    };
-    document.addEventListener("pointerdown", this.onOutside);
-    document.addEventListener("keydown", this.onEscape);
+  }
+
+  busy() {
+    return Boolean(this.selected || this.routes);
   }
 
   update({ state, legal = null, you = null } = {}) {
@@ -143,13 +124,6 @@ export class DraughtsBoard extends BoardInput {
     }
     this.render();
     if (focused) this.focus(focused);
-  }
-
-  destroy() {
-    document.removeEventListener("pointerdown", this.onOutside);
-    document.removeEventListener("keydown", this.onEscape);
-    this.root.remove();
-    this.svg = null;
   }
 
   // --- drawing -------------------------------------------------------------------------------

@@ -6,9 +6,51 @@
 // ghostFor(key) (the piece drawn under the finger), dropOn(key) (a target was
 // reached by dragging) and activate(key) (a place was picked).
 
+import { h } from "../dom.js";
 import { keyAt, nearest, placeAt, svgPoint } from "./race.js";
 
+let boards = 0;
+
 export class BoardInput {
+  /** The board's root in `host`; a click elsewhere or Escape drops the selection. */
+  constructor(host, onAction, kind) {
+    this.host = host;
+    this.onAction = onAction || (() => {});
+    this.uid = `sb-${kind}-${++boards}`;
+    this.root = h("div", { class: `sb-board sb-${kind}` });
+    host.append(this.root);
+    this.svg = null;
+    this.selected = null;
+    this.targets = new Map();
+    this.press = null;
+    this.drag = null;
+    this.onOutside = (event) => {
+      if (this.busy() && !this.root.contains(event.target)) this.select(null);
+    };
+    this.onEscape = (event) => {
+      if (event.key === "Escape" && (this.busy() || this.drag)) this.cancel();
+    };
+    document.addEventListener("pointerdown", this.onOutside);
+    document.addEventListener("keydown", this.onEscape);
+  }
+
+  destroy() {
+    document.removeEventListener("pointerdown", this.onOutside);
+    document.removeEventListener("keydown", this.onEscape);
+    this.root.remove();
+    this.svg = null;
+  }
+
+  /** Whether something is picked that a click elsewhere or Escape should drop. */
+  busy() {
+    return Boolean(this.selected);
+  }
+
+  cancel() {
+    this.cancelDrag();
+    this.select(null);
+  }
+
   /** Whether picking `key` again must select it afresh (e.g. to reset a route). */
   needsSelect(key) {
     return this.selected !== key;

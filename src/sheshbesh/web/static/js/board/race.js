@@ -9,7 +9,7 @@
 // down, with the diagonal one it is turned half way round (the heads stay on opposite
 // corners), and with the shared mapping of Russian backgammon both seats see the same.
 
-import { h, s, clear } from "../dom.js";
+import { s, clear } from "../dom.js";
 import { t } from "../i18n.js";
 import { BoardInput } from "./input.js";
 
@@ -143,30 +143,10 @@ function stackY(slot, k) {
   return slot >= 12 ? Y_FIELD + R + k * D : Y_BOTTOM - R - k * D;
 }
 
-let boards = 0;
-
 export class RaceBoard extends BoardInput {
   constructor(host, { onAction } = {}) {
-    super();
-    this.host = host;
-    this.onAction = onAction || (() => {});
-    this.uid = `sb-race-${++boards}`;
-    this.root = h("div", { class: "sb-board sb-race" });
-    host.append(this.root);
-    this.svg = null;
+    super(host, onAction, "race");
     this.state = null;
-    this.selected = null;
-    this.targets = new Map();
-    this.press = null;
-    this.drag = null;
-    this.onOutside = (event) => {
-      if (this.selected && !this.root.contains(event.target)) this.select(null);
-    };
-    this.onEscape = (event) => {
-      if (event.key === "Escape" && (this.selected || this.drag)) this.cancel();
-    };
-    document.addEventListener("pointerdown", this.onOutside);
-    document.addEventListener("keydown", this.onEscape);
   }
 
   update({ state, legal = null, you = null } = {}) {
@@ -198,13 +178,6 @@ export class RaceBoard extends BoardInput {
     }
     this.render();
     if (focused) this.focus(focused);
-  }
-
-  destroy() {
-    document.removeEventListener("pointerdown", this.onOutside);
-    document.removeEventListener("keydown", this.onEscape);
-    this.root.remove();
-    this.svg = null;
   }
 
   // --- reading the state -----------------------------------------------------------------------
@@ -654,11 +627,6 @@ export class RaceBoard extends BoardInput {
   send(action) {
     this.select(null);
     this.onAction(action);
-  }
-
-  cancel() {
-    this.cancelDrag();
-    this.select(null);
   }
 
   // --- input (board/input.js): what a drag draws and where a drop goes -----------------------
