@@ -10,7 +10,7 @@
 
 import { h, s, clear } from "../dom.js";
 import {
-  colourName, fitStrips, focusedKey, keyAt, nearest, placeAt, shine, svgPoint, tr as translate,
+  colourName, fitStrips, focusedKey, shine, tr as translate,
 } from "./race.js";
 import { BoardInput } from "./input.js";
 
@@ -189,16 +189,7 @@ export class DraughtsBoard extends BoardInput {
     this.drawStrip(base, this.viewer, false);
     this.drawHits();
 
-    svg.addEventListener("pointerdown", (e) => this.pointerDown(e));
-    svg.addEventListener("pointermove", (e) => this.pointerMove(e));
-    svg.addEventListener("pointerup", (e) => this.pointerUp(e));
-    svg.addEventListener("pointercancel", () => this.cancelDrag());
-    // A finger on a movable checker drags it instead of scrolling the page (CSS touch-action
-    // is not honoured on SVG children); anywhere else the page scrolls as usual.
-    svg.addEventListener("touchstart", (e) => {
-      if (this.sources.has(keyAt(e.target))) e.preventDefault();
-    }, { passive: false });
-    svg.addEventListener("keydown", (e) => this.keyDown(e));
+    this.listen(svg);
     clear(this.root).append(svg);
     this.chooser = null;
     this.svg = svg;

@@ -41,6 +41,20 @@ export class BoardInput {
     this.svg = null;
   }
 
+  /** Take the pointer, touch and keyboard input of a freshly drawn board. */
+  listen(svg) {
+    svg.addEventListener("pointerdown", (e) => this.pointerDown(e));
+    svg.addEventListener("pointermove", (e) => this.pointerMove(e));
+    svg.addEventListener("pointerup", (e) => this.pointerUp(e));
+    svg.addEventListener("pointercancel", () => this.cancelDrag());
+    // A finger on a movable checker drags it instead of scrolling the page (CSS touch-action
+    // is not honoured on SVG children); anywhere else the page scrolls as usual.
+    svg.addEventListener("touchstart", (e) => {
+      if (this.sources.has(keyAt(e.target))) e.preventDefault();
+    }, { passive: false });
+    svg.addEventListener("keydown", (e) => this.keyDown(e));
+  }
+
   /** Whether something is picked that a click elsewhere or Escape should drop. */
   busy() {
     return Boolean(this.selected);

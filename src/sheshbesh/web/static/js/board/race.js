@@ -270,16 +270,7 @@ export class RaceBoard extends BoardInput {
     this.drawStrip(base, viewer, false);
     this.drawHits();
 
-    svg.addEventListener("pointerdown", (e) => this.pointerDown(e));
-    svg.addEventListener("pointermove", (e) => this.pointerMove(e));
-    svg.addEventListener("pointerup", (e) => this.pointerUp(e));
-    svg.addEventListener("pointercancel", () => this.cancelDrag());
-    // A finger on a movable checker drags it instead of scrolling the page (CSS touch-action
-    // is not honoured on SVG children); anywhere else the page scrolls as usual.
-    svg.addEventListener("touchstart", (e) => {
-      if (this.sources.has(keyAt(e.target))) e.preventDefault();
-    }, { passive: false });
-    svg.addEventListener("keydown", (e) => this.keyDown(e));
+    this.listen(svg);
     if (this.svg && this.svg.parentNode === this.root) this.svg.replaceWith(svg);
     else clear(this.root).append(svg);
     this.svg = svg;
