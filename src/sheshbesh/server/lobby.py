@@ -38,6 +38,7 @@ from .auth import require_user, user_json, user_of
 from .club import Club, club_of
 from .errors import ApiError, Conflict, Forbidden, NotFound
 from .escrow import store_applied
+from .spectate import live_summaries
 from .tables import Applied, DraughtsTable, MatchTable, RaceTable, Table
 
 router = APIRouter(prefix="/api/requests", tags=["lobby"])
@@ -220,7 +221,11 @@ async def variants() -> list[dict[str, Any]]:
 
 @router.get("")
 async def open_requests(request: Request) -> list[dict[str, Any]]:
-    club = club_of(request)
+    return await open_request_views(club_of(request))
+
+
+async def open_request_views(club: Club) -> list[dict[str, Any]]:
+    """Every open request, oldest first, as the lobby lists it."""
     async with club.db.read() as session:
         rows = await session.execute(
             select(GameRequest, User)
@@ -352,16 +357,8 @@ async def lobby_socket(ws: WebSocket) -> None:
     for channel in channels:
         await club.bus.subscribe(channel, on_message)
     try:
-        async with club.db.read() as session:
-            rows = await session.execute(
-                select(GameRequest, User)
-                .join(User, User.id == GameRequest.owner_id)
-                .where(GameRequest.status == "open")
-            )
-            requests = [request_json(r, owner) for r, owner in rows.all()]
-            ids = list(await session.scalars(select(Game.id).where(Game.status == "live")))
-        rounds = club.round_registry()
-        games = [(await rounds.get(game_id)).summary() for game_id in ids]
+        requests = await open_request_views(club)
+        games = await live_summaries(club)
         hello = {"t": "lobby", "d": {"requests": requests, "games": games,
                                      "you": None if user is None else user_json(user)}}  # fmt: skip
         await ws.send_text(json.dumps(hello))

@@ -206,10 +206,7 @@ class Round:
         seat = self._check(game, table, user_id, seen)
         action = table.parse(data, table.side_of(seat))
         dice = self._dice(game)
-        clock = None if game.clock is None else Clock.from_state(game.clock)
-        now = self.club.now()
-        if clock is not None and clock.at is not None:
-            now = max(now, clock.at)
+        clock, now = self._clock_now(game)
         applied = table.apply(action, dice, clock, now)
         after = applied.table
         moves_money = after.finished or game.stake * after.exposure() > min(game.held0, game.held1)
@@ -233,6 +230,14 @@ class Round:
             setattr(game, name, columns[name])
         self.table = after
         return applied
+
+    def _clock_now(self, game: Game) -> tuple[Clock | None, float]:
+        """The stored clock and the server's time, never before the clock's last event."""
+        clock = None if game.clock is None else Clock.from_state(game.clock)
+        now = self.club.now()
+        if clock is not None and clock.at is not None:
+            now = max(now, clock.at)
+        return clock, now
 
     def _dice(self, game: Game) -> FairDice | None:
         if game.dice_secret is None:
@@ -284,10 +289,7 @@ class Round:
     async def _apply(self, session: AsyncSession, game: Game, table: Table, action: Any) -> Applied:
         club = self.club
         dice = self._dice(game)
-        clock = None if game.clock is None else Clock.from_state(game.clock)
-        now = club.now()
-        if clock is not None and clock.at is not None:
-            now = max(now, clock.at)
+        clock, now = self._clock_now(game)
         applied = table.apply(action, dice, clock, now)
         await store_applied(club, session, game, applied, now)
         _keep_dice(game, dice)

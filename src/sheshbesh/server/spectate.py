@@ -27,7 +27,11 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 @router.get("/live")
 async def live_games(request: Request) -> list[dict[str, Any]]:
     """Every game being played now, newest first (the lobby's "now playing")."""
-    club = club_of(request)
+    return await live_summaries(club_of(request))
+
+
+async def live_summaries(club: Club) -> list[dict[str, Any]]:
+    """The summary of every live game, newest first."""
     async with club.db.read() as session:
         ids = list(
             await session.scalars(
