@@ -21,7 +21,13 @@ from typing import Literal, Protocol
 from sheshbesh.games.race import Position, Side
 from sheshbesh.games.race.moves import Play
 from sheshbesh.play import actions as act
-from sheshbesh.play.draughts import AcceptDraw, DeclineDraw, DraughtsAction, DraughtsGame, MoveAction
+from sheshbesh.play.draughts import (
+    AcceptDraw,
+    DeclineDraw,
+    DraughtsAction,
+    DraughtsGame,
+    MoveAction,
+)
 from sheshbesh.play.match import Match
 from sheshbesh.play.race import Phase, RaceGame
 
@@ -141,7 +147,8 @@ class RaceBot:
         game = race_game(state)
         context = MatchContext.of(state)
         if game.phase is Phase.ROLL:
-            if game.can_double(side) and self.cube_decision(game, side, context, budget) == "double":
+            wants = game.can_double(side) and self.cube_decision(game, side, context, budget)
+            if wants == "double":
                 return act.Double(side)
             return act.Roll(side)
         if game.phase in (Phase.DOUBLED, Phase.BEAVERED):
