@@ -145,7 +145,7 @@ class RaceBot:
     def choose(self, state: GameState, side: Side, *, budget: float | None = None) -> BotAction:
         check_turn(self, state, side)
         game = race_game(state)
-        context = MatchContext.of(state)
+        context = MatchContext.of(state)  # type: ignore[arg-type]  # race_game checked it
         if game.phase is Phase.ROLL:
             wants = game.can_double(side) and self.cube_decision(game, side, context, budget)
             if wants == "double":
