@@ -24,7 +24,8 @@ from sheshbesh.store.db import Database
 from sheshbesh.store.models import Account
 from sheshbesh.web import STATIC
 
-from . import auth, channel, lobby, spectate, wallet, web
+from . import auth, bots, channel, lobby, spectate, wallet, web
+from .bots import BotHost
 from .club import Club, new_id
 from .errors import ApiError, TooMany, as_api_error
 from .pubsub import make_bus
@@ -49,13 +50,19 @@ def create_app(
         await bus.start()
         club = Club(settings, db, bus, now=now, new_id=make_id, new_seed=new_seed)
         club.rounds = Rounds(club)
+        if settings.bots:
+            club.bots = BotHost(club)
         app.state.club = club
         if db.is_sqlite:
             await spectate.reset_spectators(club)
         await club.rounds.start()
+        if club.bots is not None:
+            await club.bots.start()
         try:
             yield
         finally:
+            if club.bots is not None:
+                club.bots.stop()
             club.rounds.stop()
             await bus.stop()
             await db.close()
@@ -68,7 +75,7 @@ def create_app(
     )
     app.add_middleware(auth.CsrfMiddleware, secure=settings.secure_cookies)
     app.add_middleware(web.SecurityHeaders)
-    for router in (auth.router, lobby.router, spectate.router, wallet.router):
+    for router in (auth.router, lobby.router, spectate.router, wallet.router, bots.router):
         app.include_router(router)
     app.include_router(lobby.socket_router)
     app.include_router(channel.router)

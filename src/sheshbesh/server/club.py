@@ -20,6 +20,7 @@ from .pubsub import Bus
 from .settings import Settings
 
 if TYPE_CHECKING:
+    from .bots import BotHost
     from .round import Rounds
 
 ALPHABET = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -39,6 +40,7 @@ class Club:
     new_id: Callable[[], str] = new_id
     new_seed: Callable[[], bytes] = lambda: os.urandom(32)
     rounds: Rounds | None = field(default=None)
+    bots: BotHost | None = field(default=None)
     extras: dict[str, Any] = field(default_factory=dict)
 
     def round_registry(self) -> Rounds:

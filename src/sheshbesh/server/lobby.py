@@ -18,8 +18,9 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request, WebSocket
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
-from sqlalchemy import or_, select, update
+from sqlalchemy import ColumnElement, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 from starlette.websockets import WebSocketDisconnect
 
 from sheshbesh.games import VARIANTS
@@ -65,6 +66,12 @@ class RequestIn(BaseModel):
     move_limit: StrictInt | None = Field(default=None, ge=0, le=1000)
     start: str | None = Field(default=None, max_length=400,
                               description="draughts: a set-up start position (FEN)")  # fmt: skip
+    opponent: str | None = Field(default=None, max_length=20,
+                                 description="a private challenge: only this player (or bot)"
+                                             " sees the request and may accept it")  # fmt: skip
+    bots: StrictBool = Field(
+        default=False, description="a club bot may accept when nobody has in a while"
+    )
 
 
 RACE_FIELDS = (
@@ -118,10 +125,12 @@ def opening_exposure(kind: str, variant: str, options: dict[str, Any]) -> int:
     return int(table.exposure() * 2**race.auto_doubles)
 
 
-def request_json(request: GameRequest, owner: User) -> dict[str, Any]:
+def request_json(request: GameRequest, owner: User, invitee: User | None = None) -> dict[str, Any]:
     return {
         "id": request.id,
         "owner": user_json(owner),
+        "invitee": None if invitee is None else user_json(invitee),
+        "bots": request.bots_may_accept,
         "variant": request.variant,
         "stake": request.stake,
         "options": request.options,
@@ -138,6 +147,8 @@ def can_accept(request: GameRequest, user_id: int, balance: int, needed: int) ->
         return "the request is no longer open"
     if request.owner_id == user_id:
         return "you cannot accept your own request"
+    if request.invitee_id is not None and request.invitee_id != user_id:
+        return "this request is a private challenge to another player"
     if balance < needed:
         return f"this game needs {needed} FUN in escrow and you have {balance}"
     return None
@@ -175,6 +186,8 @@ async def create_request(body: RequestIn, request: Request) -> dict[str, Any]:
         raise ApiError(f"clock: {error}", status=422, code="invalid_clock") from None
     needed = body.stake * opening_exposure(kind, body.variant, options)
     async with club.db.transaction() as session:
+        invitee = await _invitee(session, body.opponent, user)
+        check_bot_policy(invitee, body.variant, body.stake)
         left = await abandoning(session, user.id)
         if left is not None:
             raise Conflict(f"return to your game {left} before opening a new request",
@@ -189,11 +202,50 @@ async def create_request(body: RequestIn, request: Request) -> dict[str, Any]:
         game_request = GameRequest(
             id=club.new_id(), owner_id=user.id, variant=body.variant, stake=body.stake,
             options=options, clock=str(control), status="open", created_at=club.now(),
+            invitee_id=None if invitee is None else invitee.id,
+            bots_may_accept=body.bots and invitee is None,
         )  # fmt: skip
         session.add(game_request)
-    view = request_json(game_request, user)
-    await club.bus.publish("lobby", json.dumps({"t": "request_added", "d": view}))
+    view = request_json(game_request, user, invitee)
+    await publish_request(club, game_request, "request_added", view)
+    if club.bots is not None:
+        club.bots.request_posted(game_request, invitee)
     return view
+
+
+async def _invitee(session: AsyncSession, name: str | None, user: User) -> User | None:
+    """The player a private challenge names; refused for oneself or an unknown name."""
+    if name is None:
+        return None
+    invitee = await session.scalar(select(User).where(User.username_key == name.lower()))
+    if invitee is None:
+        raise NotFound(f"no player {name!r}")
+    if invitee.id == user.id:
+        raise ApiError("you cannot challenge yourself", status=422, code="invalid_opponent")
+    return invitee
+
+
+def check_bot_policy(invitee: User | None, variant: str, stake: int) -> None:
+    """A bot challenged privately still plays only its variants, up to its stake."""
+    policy = None if invitee is None else invitee.bot_policy
+    if invitee is None or not invitee.is_bot or policy is None:
+        return
+    if variant not in policy.get("variants", ()):
+        raise ApiError(f"{invitee.username} plays {', '.join(policy['variants'])}, not {variant}",
+                       status=422, code="invalid_opponent")  # fmt: skip
+    if stake > policy.get("max_stake", 0):
+        raise ApiError(f"{invitee.username} plays for at most {policy['max_stake']} FUN",
+                       status=422, code="invalid_opponent")  # fmt: skip
+
+
+async def publish_request(club: Club, found: GameRequest, kind: str, data: dict[str, Any]) -> None:
+    """Tell the lobby, or for a private challenge only its two players."""
+    text = json.dumps({"t": kind, "d": data})
+    if found.invitee_id is None:
+        await club.bus.publish("lobby", text)
+        return
+    for uid in (found.owner_id, found.invitee_id):
+        await club.bus.publish(f"user:{uid}", text)
 
 
 @router.get("/variants")
@@ -221,19 +273,26 @@ async def variants() -> list[dict[str, Any]]:
 
 @router.get("")
 async def open_requests(request: Request) -> list[dict[str, Any]]:
-    return await open_request_views(club_of(request))
+    club = club_of(request)
+    user = await user_of(club, request)
+    return await open_request_views(club, None if user is None else user.id)
 
 
-async def open_request_views(club: Club) -> list[dict[str, Any]]:
-    """Every open request, oldest first, as the lobby lists it."""
+async def open_request_views(club: Club, viewer: int | None = None) -> list[dict[str, Any]]:
+    """Every open request ``viewer`` may see, oldest first: public ones and his challenges."""
+    invitee = aliased(User)
+    visible: ColumnElement[bool] = GameRequest.invitee_id.is_(None)
+    if viewer is not None:
+        visible = or_(visible, GameRequest.invitee_id == viewer, GameRequest.owner_id == viewer)
     async with club.db.read() as session:
         rows = await session.execute(
-            select(GameRequest, User)
+            select(GameRequest, User, invitee)
             .join(User, User.id == GameRequest.owner_id)
-            .where(GameRequest.status == "open")
+            .outerjoin(invitee, invitee.id == GameRequest.invitee_id)
+            .where(GameRequest.status == "open", visible)
             .order_by(GameRequest.created_at)
         )
-        return [request_json(r, owner) for r, owner in rows.all()]
+        return [request_json(r, owner, to) for r, owner, to in rows.all()]
 
 
 @router.delete("/{request_id}")
@@ -253,7 +312,7 @@ async def cancel_request(request_id: str, request: Request) -> dict[str, Any]:
         )
         if claimed.rowcount != 1:  # type: ignore[attr-defined]
             raise Conflict("the request is no longer open", code="request_closed")
-    await club.bus.publish("lobby", json.dumps({"t": "request_removed", "d": {"id": found.id}}))
+    await publish_request(club, found, "request_removed", {"id": found.id})
     return {"ok": True}
 
 
@@ -262,6 +321,11 @@ async def accept_request(request_id: str, request: Request) -> dict[str, Any]:
     """Claim the request, escrow both stakes and start the game, all or nothing."""
     club = club_of(request)
     user = await require_user(request)
+    return await accept(club, request_id, user)
+
+
+async def accept(club: Club, request_id: str, user: User) -> dict[str, Any]:
+    """The one way a request becomes a game, for people and bots alike."""
     game_id = club.new_id()
     async with club.db.transaction() as session:
         found = await session.get(GameRequest, request_id[:20])
@@ -270,6 +334,8 @@ async def accept_request(request_id: str, request: Request) -> dict[str, Any]:
         kind = _kind(found)
         needed = found.stake * opening_exposure(kind, found.variant, found.options)
         balance = await ledger.balance_of(session, user.id)
+        if user.is_bot:
+            balance = max(balance, needed)  # the club covers its bots' stakes (bots.cover)
         why = can_accept(found, user.id, balance, needed)
         if why is not None:
             code = "insufficient_funds" if "escrow" in why else "cannot_accept"
@@ -285,8 +351,10 @@ async def accept_request(request_id: str, request: Request) -> dict[str, Any]:
         )
         if claimed.rowcount != 1:  # type: ignore[attr-defined]
             raise Conflict("someone else accepted this request first", code="request_closed")
+        if user.is_bot and club.bots is not None:
+            await club.bots.cover(session, user, needed)
         game = await start_game(club, session, found, game_id, user.id)
-    await club.bus.publish("lobby", json.dumps({"t": "request_removed", "d": {"id": found.id}}))
+    await publish_request(club, found, "request_removed", {"id": found.id})
     round_ = await club.round_registry().get(game.id)
     summary = round_.summary()
     await club.bus.publish("lobby", json.dumps({"t": "game_started", "d": summary}))
@@ -313,11 +381,16 @@ async def start_game(
         dice = FairDice(DiceBox.open(club.new_seed), club.new_seed, lambda: club.new_id())
     table, created = new_table(kind, found.variant, found.options, dice.commit if dice else None)
     control = TimeControl.parse(found.clock)
+    bots = set(await session.scalars(
+        select(User.id).where(User.id.in_([found.owner_id, acceptor]), User.is_bot)
+    ))  # fmt: skip
+    owner_is_bot, acceptor_is_bot = found.owner_id in bots, acceptor in bots
     game = Game(
         id=game_id, kind=kind, variant=found.variant, stake=found.stake, control=str(control),
         seat0_id=found.owner_id, seat1_id=acceptor, status="live", seq=0,
         dice_secret=None, next_roll=1, clock=None, held0=0, held1=0,
-        away0=now, away1=now, spectators=0, created_at=now,
+        away0=None if owner_is_bot else now, away1=None if acceptor_is_bot else now,
+        spectators=0, created_at=now,
     )  # fmt: skip
     session.add(game)
     session.add(GameEvent(game_id=game_id, seq=0, event=created, at=now))
@@ -357,7 +430,7 @@ async def lobby_socket(ws: WebSocket) -> None:
     for channel in channels:
         await club.bus.subscribe(channel, on_message)
     try:
-        requests = await open_request_views(club)
+        requests = await open_request_views(club, None if user is None else user.id)
         games = await live_summaries(club)
         hello = {"t": "lobby", "d": {"requests": requests, "games": games,
                                      "you": None if user is None else user_json(user)}}  # fmt: skip

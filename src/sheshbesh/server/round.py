@@ -54,6 +54,8 @@ class Round:
         self.here: dict[int, int] = {0: 0, 1: 0}
         """Connections per seat in this process."""
         self.timer: asyncio.Task[None] | None = None
+        self.bot_seats: dict[int, str] = {}
+        """Seat → engine of each seat a club bot plays (``server/bots.py`` acts for it)."""
 
     # --- loading --------------------------------------------------------------------
 
@@ -63,10 +65,17 @@ class Round:
             if game is None:
                 raise NotFound(f"no game {self.id!r}")
             events = await events_after(session, self.id, -1)
-            users = await session.execute(
-                select(User.id, User.username).where(User.id.in_([game.seat0_id, game.seat1_id]))
-            )
-            self.names = {uid: name for uid, name in users.all()}
+            users = (await session.execute(
+                select(User.id, User.username, User.bot_engine)
+                .where(User.id.in_([game.seat0_id, game.seat1_id]))
+            )).all()  # fmt: skip
+            self.names = {uid: name for uid, name, _ in users}
+            engines = {uid: engine for uid, _, engine in users if engine}
+            self.bot_seats = {
+                seat: engines[uid]
+                for seat, uid in enumerate((game.seat0_id, game.seat1_id))
+                if uid in engines
+            }
         self.game = game
         self.table = replay_table(game.kind, events[0], events[1:])
 
@@ -319,6 +328,8 @@ class Round:
             await self.club.bus.publish("lobby", json.dumps({"t": "game_updated",
                                                              "d": self.summary()}))  # fmt: skip
         self.schedule()
+        if self.club.bots is not None:
+            self.club.bots.poke(self)
 
     # --- presence -------------------------------------------------------------------
 
@@ -439,6 +450,8 @@ class Rounds:
             await round_.load()
             self.rounds[game_id] = round_
             round_.schedule()
+            if self.club.bots is not None:
+                self.club.bots.poke(round_)
             future.set_result(round_)
             return round_
         except BaseException as error:

@@ -27,6 +27,14 @@ class Settings:
     max_frame: int = 4096
     """The largest WebSocket frame a client may send, in bytes."""
     max_stake: int = 10**9
+    bots: bool = True
+    """Create the club's bot accounts and let them play (``SHESHBESH_BOTS=0``: no bots)."""
+    bot_delay: float = 0.7
+    """Seconds a bot waits before each action, so people can follow its game."""
+    bot_patience: float = 30.0
+    """Seconds an open request that allows bots waits for a person before a bot takes it."""
+    bot_workers: int = 1
+    """Processes that think for bots (search is CPU-bound; the event loop must not wait)."""
     node: str = field(default_factory=lambda: secrets.token_hex(4))
     """This process's name on the bus (presence, logs)."""
 
@@ -44,5 +52,12 @@ class Settings:
             values["abandon_grace"] = float(env["SHESHBESH_ABANDON_GRACE"])
         if env.get("SHESHBESH_PASSWORD_PROFILE"):
             values["password_profile"] = env["SHESHBESH_PASSWORD_PROFILE"]
+        if env.get("SHESHBESH_BOTS"):
+            values["bots"] = env["SHESHBESH_BOTS"] not in ("0", "false", "")
+        for name in ("bot_delay", "bot_patience"):
+            if env.get(f"SHESHBESH_{name.upper()}"):
+                values[name] = float(env[f"SHESHBESH_{name.upper()}"])
+        if env.get("SHESHBESH_BOT_WORKERS"):
+            values["bot_workers"] = int(env["SHESHBESH_BOT_WORKERS"])
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]

@@ -345,7 +345,10 @@ class DraughtsTable(Table):
 
     def legal(self) -> list[dict[str, Any]]:
         frames: list[dict[str, Any]] = []
+        mover = self.state.to_act
         for action in self.state.legal_actions():
+            if getattr(action, "side", mover) is not mover:
+                continue  # the answer to an offer made before the move is not the mover's
             if isinstance(action, dr.MoveAction):
                 frames.append({"type": "move", "text": action.text})
             elif isinstance(action, dr.OfferDraw):

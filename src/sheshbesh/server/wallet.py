@@ -19,7 +19,7 @@ router = APIRouter(prefix="/api", tags=["profiles"])
 
 @router.get("/users/{username}")
 async def profile(username: str, request: Request) -> dict[str, Any]:
-    """Games played and their results; the balance only for the player himself."""
+    """Games played and their results; the balance only for the player himself (and bots)."""
     club = club_of(request)
     viewer = None
     try:
@@ -38,8 +38,10 @@ async def profile(username: str, request: Request) -> dict[str, Any]:
             )
         )
         out = user_json(user) | {"created_at": user.created_at} | record_of(user.id, games)
-        if viewer is not None and viewer.id == user.id:
-            out["balance"] = await ledger.balance_of(session, user.id)
+        if user.is_bot or (viewer is not None and viewer.id == user.id):
+            out["balance"] = await ledger.balance_of(session, user.id)  # a bot's is public
+        if user.is_bot:
+            out["bot"] = {"engine": user.bot_engine} | (user.bot_policy or {})
         out["recent"] = [
             {"id": g.id, "variant": g.variant, "kind": g.kind, "stake": g.stake,
              "status": g.status, "result": g.result, "seat": 0 if g.seat0_id == user.id else 1}

@@ -19,6 +19,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -36,6 +37,10 @@ class User(Base):
     """The username folded to lower case: ``Ann`` and ``ann`` are one account."""
     password_hash: Mapped[str] = mapped_column(String(200))
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    bot_engine: Mapped[str | None] = mapped_column(String(40))
+    """A bot's engine and level, e.g. ``gnubg:expert`` (None for people)."""
+    bot_policy: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    """Which requests a bot accepts: variants, the largest stake, clocks."""
     created_at: Mapped[float] = mapped_column(Float)
 
 
@@ -106,6 +111,10 @@ class Request(Base):
     """``open``, ``accepted`` or ``cancelled``; only an open request can change."""
     game_id: Mapped[str | None] = mapped_column(String(12))
     created_at: Mapped[float] = mapped_column(Float)
+    invitee_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    """A private challenge: only this user sees and may accept it."""
+    bots_may_accept: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """A club bot may take the request when no person has within the bots' patience."""
 
 
 class Game(Base):

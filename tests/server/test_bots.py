@@ -1,0 +1,226 @@
+"""Bots play through the server like people (issue 7): accounts, policy, whole games, ledger.
+
+A test roster of random movers keeps these fast; ``test_the_club_roster_loads``
+checks that every engine of the real roster is there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import random
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from club_client import GameSocket, Player, RunningClub, play_randomly
+
+from sheshbesh.server import bots as club_bots
+from sheshbesh.server.bots import ROSTER, BotSpec
+from sheshbesh.server.lobby import RequestIn
+from sheshbesh.server.settings import Settings
+
+START = 100_000
+TEST_ROSTER = (
+    BotSpec("Randy_Race", "random:race", ("backgammon", "plakoto", "long_nardy"), 500),
+    BotSpec("Randy_Draughts", "random:draughts", ("draughts",), 500),
+    BotSpec("Rita_Race", "random:race", ("backgammon", "plakoto", "long_nardy"), 500),
+    BotSpec("Broken", "random:race", ("draughts",), 500),
+)
+"""``Broken`` claims draughts but its engine plays race games only: it always refuses."""
+
+
+@pytest.fixture
+def bot_club(club_settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[RunningClub]:
+    monkeypatch.setattr(club_bots, "ROSTER", TEST_ROSTER)
+    settings = dataclasses.replace(club_settings, bot_delay=0.0, bot_patience=0.3)
+    with RunningClub(settings) as running:
+        yield running
+
+
+@pytest.fixture
+def player(bot_club: RunningClub) -> Iterator[Callable[[str], Player]]:
+    made: list[Player] = []
+
+    def make(name: str) -> Player:
+        made.append(Player(bot_club.base, name).register())
+        return made[-1]
+
+    yield make
+    for one in made:
+        one.close()
+
+
+def wait_for(check: Callable[[], Any], timeout: float = 20) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise TimeoutError("the condition never held")
+
+
+def game_of(owner: Player, request_id: str) -> str:
+    """The game a request became (polled, as a bot accepts on its own time)."""
+
+    def started() -> str | None:
+        games = owner.get(f"/api/users/{owner.name}").json().get("recent", [])
+        for game in games:
+            return str(game["id"])
+        return None
+
+    return str(wait_for(started))
+
+
+def test_the_bot_list_shows_each_bot_with_its_policy(bot_club, player):
+    ann = player("ann")
+    bots = ann.get("/api/bots").json()
+    assert [b["username"] for b in bots] == ["Randy_Race", "Randy_Draughts", "Rita_Race", "Broken"]
+    assert bots[1]["variants"] == ["draughts"] and bots[1]["max_stake"] == 500
+    profile = ann.get("/api/users/Randy_Race").json()
+    assert profile["is_bot"] is True
+
+
+def test_a_bot_cannot_log_in(bot_club):
+    guest = Player(bot_club.base, "Randy_Race")
+    response = guest.post("/api/login", {"username": "Randy_Race", "password": "anything-at-all"})
+    assert response.status_code == 401
+    guest.close()
+
+
+def test_a_private_challenge_to_a_bot_is_accepted_and_played_to_the_end(bot_club, player):
+    ann = player("ann")
+    offer = ann.offer(variant="draughts", stake=100, opponent="Randy_Draughts")
+    assert offer["invitee"]["username"] == "Randy_Draughts"
+    game_id = game_of(ann, offer["id"])
+    sock = ann.watch(game_id)
+    sock.until(lambda f: f["t"] == "snapshot")
+    assert sock.seat == 0
+    play_randomly([sock], random.Random(5))
+    result = sock.state["result"]
+    bot = ann.get("/api/users/Randy_Draughts").json()
+    if result["winner"] is None:
+        assert ann.balance() == START
+    else:
+        assert ann.balance() == START + (100 if result["winner"] == "W" else -100)
+    assert ann.balance() + bot["balance"] == 2 * START
+    assert ann.get("/healthz").json()["ledger_total"] == 0
+
+
+def test_a_race_bot_plays_plakoto_against_a_person(bot_club, player):
+    bob = player("bob")
+    offer = bob.offer(variant="plakoto", stake=10, opponent="Randy_Race")
+    sock = bob.watch(game_of(bob, offer["id"]))
+    sock.until(lambda f: f["t"] == "snapshot")
+    play_randomly([sock], random.Random(8))
+    assert sock.finished
+    assert bob.get("/healthz").json()["ledger_total"] == 0
+
+
+def test_a_public_request_that_allows_bots_is_taken_after_the_patience(bot_club, player):
+    ann = player("ann")
+    offer = ann.offer(variant="backgammon", stake=20, bots=True)
+    assert game_of(ann, offer["id"])
+    assert all(r["id"] != offer["id"] for r in ann.get("/api/requests").json())
+
+
+def test_a_request_without_bots_waits_for_a_person(bot_club, player):
+    ann = player("ann")
+    offer = ann.offer(variant="backgammon", stake=20)
+    time.sleep(1.0)  # three times the bots' patience
+    assert [r["id"] for r in ann.get("/api/requests").json()] == [offer["id"]]
+
+
+def test_a_bot_takes_only_what_its_policy_allows(bot_club, player):
+    ann = player("ann")
+    too_rich = ann.offer(variant="backgammon", stake=501, bots=True)
+    unknown = ann.offer(variant="jacquet", stake=1, bots=True)
+    time.sleep(1.0)
+    open_ids = {r["id"] for r in ann.get("/api/requests").json()}
+    assert {too_rich["id"], unknown["id"]} <= open_ids
+
+
+def test_a_private_challenge_is_seen_and_accepted_only_by_its_invitee(bot_club, player):
+    ann, bob, eve = player("ann"), player("bob"), player("eve")
+    offer = ann.offer(variant="backgammon", stake=5, opponent="bob")
+    assert offer["id"] not in {r["id"] for r in eve.get("/api/requests").json()}
+    assert offer["id"] in {r["id"] for r in bob.get("/api/requests").json()}
+    refused = eve.post(f"/api/requests/{offer['id']}/accept")
+    assert refused.status_code == 409 and "private challenge" in refused.json()["message"]
+    assert eve.balance() == START
+    assert bob.accept(offer["id"])["id"]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"opponent": "nobody_here"}, 404, "not_found"),
+        ({"opponent": "ann"}, 422, "invalid_opponent"),
+        ({"opponent": "<script>"}, 404, "not_found"),
+    ],
+)
+def test_bad_challenges_are_refused_and_change_nothing(bot_club, player, body, status, code):
+    ann = player("ann")
+    response = ann.post("/api/requests", {"variant": "backgammon", "stake": 5, **body})
+    assert response.status_code == status and response.json()["error"] == code
+    assert ann.get("/api/requests").json() == [] and ann.balance() == START
+
+
+def run_on_club(club: RunningClub, work: Any) -> Any:
+    host = club.app.state.club.bots
+    return asyncio.run_coroutine_threadsafe(work(host), host.loop).result(timeout=20)
+
+
+def test_two_bots_finish_a_game_through_the_server_and_the_ledger_is_right(bot_club, player):
+    ann = player("ann")  # a spectator
+    body = RequestIn(variant="backgammon", stake=50, cube=True)
+    game = run_on_club(bot_club, lambda host: host.exhibition("Randy_Race", "Rita_Race", body))
+    watcher = GameSocket(ann, game["id"])
+    wait_for(lambda: watcher.recv(timeout=1) and watcher.finished, timeout=60)
+    record = ann.get(f"/api/games/{game['id']}").json()
+    assert record["status"] == "finished"
+    first = ann.get("/api/users/Randy_Race").json()["balance"]
+    second = ann.get("/api/users/Rita_Race").json()["balance"]
+    assert first + second >= 2 * START  # the club bank may have topped one up
+    assert ann.get("/healthz").json()["ledger_total"] == 0
+
+
+def test_a_bot_that_cannot_play_leaves_the_round_running(bot_club, player):
+    """Issue 7: a typed bot error does not stop the round; the bot's clock runs (PL-7)."""
+    ann = player("ann")
+    offer = ann.offer(variant="draughts", stake=0, opponent="Broken", clock="fischer 1m + 0s")
+    game_id = game_of(ann, offer["id"])
+    sock = ann.watch(game_id)
+    sock.until(lambda f: f["t"] == "snapshot")
+    play_one = next(a for a in sock.legal or [] if a["type"] == "move")
+    sock.act(play_one)  # now the bot must move, and cannot
+    time.sleep(1.0)
+    snapshot = ann.watch(game_id).until(lambda f: f["t"] == "snapshot")
+    assert snapshot["d"]["status"] == "live" and snapshot["d"]["to_act"] == 1
+    clock = snapshot["d"]["clock"]
+    assert clock["running"] == 1 and clock["black"] < 59
+
+
+@pytest.mark.parametrize(
+    ("body", "why"),
+    [
+        ({"variant": "backgammon", "stake": 5}, "plays draughts, not backgammon"),
+        ({"variant": "draughts", "stake": 501}, "at most 500 FUN"),
+    ],
+)
+def test_a_challenge_outside_a_bots_policy_is_refused(bot_club, player, body, why):
+    ann = player("ann")
+    response = ann.post("/api/requests", {**body, "opponent": "Randy_Draughts"})
+    assert response.status_code == 422 and why in response.json()["message"]
+    assert ann.get("/api/requests").json() == []
+
+
+def test_the_club_roster_loads():
+    """Every bot the club ships has an engine that loads (gnubg, expectimax, alpha-beta)."""
+    from sheshbesh.bots.registry import make_bot
+
+    for spec in ROSTER:
+        bot = make_bot(spec.engine)
+        assert set(spec.variants) <= set(bot.variants), spec
