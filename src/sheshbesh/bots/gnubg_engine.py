@@ -1,0 +1,85 @@
+"""GNU Backgammon's engine (PyPI ``gnubg``), confined to the one thread that may call it.
+
+Two facts about gnubg 1.1.0a16, measured here, shape how the bots use it:
+
+* **One thread only.** The module sets up its neural-net scratch state for the
+  thread that imports it. Any other thread that asks for more than a 0-ply
+  evaluation crashes the whole process (a segfault, not an exception).
+* **It holds the GIL while it thinks.** A 2-ply search stalls every other
+  Python thread of the process for its duration.
+
+So every call goes through :func:`run`, which executes a whole job (a function
+of the module) on the owner thread. When we are the first to import gnubg, the
+owner is a private one-worker thread that imports it, and jobs from any thread
+queue up there (safe, one at a time, never parallel). When something else
+imported gnubg first (pytest collecting the oracle tests, a script), we assume
+the main thread did: jobs from the main thread run inline and jobs from other
+threads raise :class:`EngineUnavailable` rather than crash. The server thinks
+in worker processes (``server/bots.py``), each with its own gnubg, which is
+also what keeps the event loop free of the GIL.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from types import ModuleType
+from typing import TypeVar
+
+from .base import CannotPlay
+
+T = TypeVar("T")
+
+
+class EngineUnavailable(CannotPlay):
+    """gnubg cannot be reached from this thread, or is not installed."""
+
+
+class _Owner:
+    """Which thread may call gnubg, and the executor that reaches it (if ours)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.module: ModuleType | None = None
+        self.thread: threading.Thread | None = None
+        self.executor: ThreadPoolExecutor | None = None
+
+    def load(self) -> ModuleType:
+        with self.lock:
+            if self.module is not None:
+                return self.module
+            if "gnubg" in sys.modules:
+                self.module = sys.modules["gnubg"]
+                self.thread = threading.main_thread()
+                return self.module
+            executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gnubg")
+            try:
+                module, thread = executor.submit(_import_here).result()
+            except ImportError as error:
+                executor.shutdown(wait=False)
+                raise EngineUnavailable(f"gnubg is not installed: {error}") from None
+            self.module, self.thread, self.executor = module, thread, executor
+            return module
+
+
+def _import_here() -> tuple[ModuleType, threading.Thread]:
+    import gnubg
+
+    return gnubg, threading.current_thread()
+
+
+_OWNER = _Owner()
+
+
+def run(job: Callable[[ModuleType], T]) -> T:
+    """``job(gnubg)`` on the thread that owns gnubg; its result or its exception."""
+    module = _OWNER.load()
+    if threading.current_thread() is _OWNER.thread:
+        return job(module)
+    if _OWNER.executor is None:
+        raise EngineUnavailable(
+            "gnubg was imported on the main thread and may only be called from it"
+        )
+    return _OWNER.executor.submit(job, module).result()
