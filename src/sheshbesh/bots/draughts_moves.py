@@ -52,14 +52,27 @@ def generate(
     men: int, kings: int, other_men: int, other_kings: int, white: bool
 ) -> list[SearchMove]:
     """Every legal move of the side to move, one per outcome (DR-9, DR-10)."""
+    moves = captures(men, kings, other_men, other_kings)
+    if moves:
+        return moves
+    free = BOARD & ~(men | kings | other_men | other_kings)
+    return [(at, to, 0) for at, to in quiet_moves(men, kings, free, white)]
+
+
+def captures(men: int, kings: int, other_men: int, other_kings: int) -> list[SearchMove]:
+    """The captures the side to move must choose from (DR-9…DR-11); empty when none."""
     free = BOARD & ~(men | kings | other_men | other_kings)
     routes = capture_routes(men, kings, other_men | other_kings, free)
-    if routes:
-        if len(routes) == 1:
-            path, taken = routes[0]
-            return [(path[0], path[-1], taken)]
-        return list(dict.fromkeys((path[0], path[-1], taken) for path, taken in routes))
-    return [(at, to, 0) for at, to in quiet_moves(men, kings, free, white)]
+    if len(routes) < 2:
+        return [(path[0], path[-1], taken) for path, taken in routes]
+    return list(dict.fromkeys((path[0], path[-1], taken) for path, taken in routes))
+
+
+def can_step(men: int, kings: int, other_men: int, other_kings: int, white: bool) -> bool:
+    """Whether the side to move has a quiet move: a man step (DR-5) or a king move (DR-6)."""
+    free = BOARD & ~(men | kings | other_men | other_kings)
+    steps = (free << 6 | free << 5) if white else (free >> 5 | free >> 6)
+    return bool(men & steps or kings & (free << 6 | free << 5 | free >> 5 | free >> 6))
 
 
 def play(
@@ -89,11 +102,9 @@ def position_key(men: int, kings: int, other_men: int, other_kings: int, white: 
 
 def has_move(men: int, kings: int, other_men: int, other_kings: int, white: bool) -> bool:
     """Whether the side to move can move at all (DR-13), counting captures."""
-    free = BOARD & ~(men | kings | other_men | other_kings)
-    steps = (free << 6 | free << 5) if white else (free >> 5 | free >> 6)
-    if men & steps or kings & (free << 6 | free << 5 | free >> 5 | free >> 6):
-        return True
-    return bool(capture_routes(men, kings, other_men | other_kings, free))
+    return can_step(men, kings, other_men, other_kings, white) or bool(
+        captures(men, kings, other_men, other_kings)
+    )
 
 
 def endgame_count(men: int, kings: int, other_men: int, other_kings: int) -> int:

@@ -62,6 +62,8 @@ from .draughts_moves import (
     SearchMove,
     State,
     adjudicated,
+    can_step,
+    captures,
     endgame_count,
     generate,
     has_move,
@@ -79,6 +81,11 @@ TABLE_SIZE = 300_000
 """Transposition table entries kept before the table is cleared."""
 CHECK_EVERY = 255
 """Nodes between looks at the clock (a mask: one less than a power of two)."""
+
+LATE = 3
+"""Moves tried before this one (table move, killers, best by history) are never reduced."""
+REDUCE_FROM = 3
+"""Late quiet moves are first searched one ply shallower from this depth on."""
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -285,12 +292,18 @@ class Searcher:
                 if bound == UPPER and e_score <= alpha:
                     return e_score
 
-        moves = generate(men, kings, other_men, other_kings, white)
-        if not moves:
-            return ply - WIN
-        capture = bool(moves[0][2])
-        if depth <= 0 and not capture:
-            return evaluate(men, kings, other_men, other_kings, white)
+        if depth <= 0:  # quiescence: only a pending capture is searched on
+            moves = captures(men, kings, other_men, other_kings)
+            if not moves:
+                if can_step(men, kings, other_men, other_kings, white):
+                    return evaluate(men, kings, other_men, other_kings, white)
+                return ply - WIN
+            capture = True
+        else:
+            moves = generate(men, kings, other_men, other_kings, white)
+            if not moves:
+                return ply - WIN
+            capture = bool(moves[0][2])
         if ply >= MAX_PLY:
             return evaluate(men, kings, other_men, other_kings, white)
         next_depth = depth if len(moves) == 1 and depth > 0 else depth - 1
@@ -298,6 +311,7 @@ class Searcher:
             self._order(moves, hint, ply, capture)
 
         original_alpha = alpha
+        reduce = not capture and depth >= REDUCE_FROM
         best_score, best_move = -WIN - 1, moves[0]
         self.path.append(key)
         try:
@@ -309,7 +323,13 @@ class Searcher:
                 if n == 0:
                     score = -self._child(*args, -beta, -alpha)
                 else:
-                    score = -self._child(*args, -alpha - 1, -alpha)
+                    if n >= LATE and reduce:  # a late quiet move: look less deep first
+                        late = (child, next_depth - 1, ply + 1, quiet, group, group_plies, progress)
+                        score = -self._child(*late, -alpha - 1, -alpha)
+                    else:
+                        score = alpha + 1
+                    if score > alpha:
+                        score = -self._child(*args, -alpha - 1, -alpha)
                     if alpha < score < beta:
                         score = -self._child(*args, -beta, -alpha)
                 if score > best_score:
