@@ -24,7 +24,7 @@ from sheshbesh.bots.arena import RandomDice, play_bout
 from sheshbesh.bots.base import CannotPlay, GameOver, MatchContext
 from sheshbesh.bots.gnubg_board import CubeState, apply_move, board_after, board_of, cube_info
 from sheshbesh.bots.gnubg_bot import LEVELS, GnubgBot
-from sheshbesh.bots.gnubg_eval import Evaluator
+from sheshbesh.bots.gnubg_eval import Evaluator, Scoring
 from sheshbesh.games.race import Position, Side
 from sheshbesh.games.race.turn import Turn
 from sheshbesh.play import actions as act
@@ -148,6 +148,31 @@ def test_bear_off_plays_are_ranked_by_evaluation() -> None:
     game = game_at("W:W1x2,2x2,3x2,6:B19x3,20x2", Phase.MOVE, dice=(6, 1))
     action = GnubgBot("expert").choose(game, W)
     assert action == act.PlayText(W, "6/off 1/off")
+
+
+# --- scoring ------------------------------------------------------------------------------
+
+
+def test_each_table_scores_gammons_its_own_way() -> None:
+    """BG-8/BG-9, BG-17 Jacoby, NS-2…NS-4 Oin and Mars: the equity of one set of odds."""
+    odds = (0.7, 0.3, 0.1, 0.05, 0.0)  # win, gammon, backgammon, lose gammon, lose backgammon
+    tables = {
+        "backgammon": RaceOptions.defaults("backgammon"),
+        "jacoby": RaceOptions.defaults("backgammon", jacoby=True),
+        "oin": RaceOptions.defaults("short_nardy"),
+        "mars": RaceOptions.defaults("short_nardy", stake_mode="mars"),
+    }
+    equities = {}
+    for name, options in tables.items():
+        variant = "short_nardy" if name in ("oin", "mars") else "backgammon"
+        game = replace(game_at(START.text(), variant=variant), options=options)
+        equities[name] = Scoring.of(game).equity(odds)
+    assert equities["oin"] == pytest.approx(0.4) == equities["jacoby"]
+    assert equities["mars"] == pytest.approx(0.4 + 0.25)
+    assert equities["backgammon"] == pytest.approx(0.4 + 0.25 + 0.1)
+    assert Scoring.of(replace(game_at(START.text(), options=tables["jacoby"]), doubled=True)) == (
+        Scoring(2, 3)
+    )
 
 
 # --- the cube ---------------------------------------------------------------------------
