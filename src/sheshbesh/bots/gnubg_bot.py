@@ -76,7 +76,7 @@ LEVELS: dict[str, Level] = {
         Level("intermediate", 0, 0.06),
         Level("advanced", 0, 0.025),
         Level("expert", 0, 0.0),
-        Level("world_class", 2, 0.0, seconds=1.5),
+        Level("world_class", 2, 0.0, seconds=1.0),
     )
 }
 """The levels from weakest to strongest."""
