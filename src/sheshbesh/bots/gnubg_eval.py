@@ -238,7 +238,7 @@ class Evaluator:
     ) -> list[tuple[Play, float]]:
         state = self.state(position).passed()
         ranked = sorted(
-            ((play, self.flip_equity(self.static(swap(board_after(play)), state, 0)))
+            ((play, -self.static(swap(board_after(play)), state, 0))
              for play in plays),
             key=lambda item: -item[1],
         )  # fmt: skip
@@ -248,30 +248,21 @@ class Evaluator:
         best = ranked[0][1]
         keep = [item for item in ranked[: extra + 1] if best - item[1] <= threshold]
         deeper = sorted(
-            ((play, self.flip_equity(self.static(swap(board_after(play)), state, self.plies)))
+            ((play, -self.static(swap(board_after(play)), state, self.plies))
              for play, _ in keep),
             key=lambda item: -item[1],
         )  # fmt: skip
         return deeper + ranked[len(keep) :]
 
-    def flip_equity(self, equity: float) -> float:
-        """An equity for the other side (both money and match equities are antisymmetric)."""
-        return -equity
-
     def static(self, board: Board, state: CubeState, plies: int) -> float:
-        """Cubeless equity for the side on roll of ``board`` (gnubg's odds, our scoring)."""
+        """Cubeless equity for the side on roll of ``board`` (gnubg's odds, our scoring).
+
+        Money and match equities alike are antisymmetric: the other side's is the negation.
+        """
         out = self.g.evaluate(board, self.info(state), self._context(plies, False))
         if self.match:
             return float(out[5])
         return self.scoring.equity(tuple(out[:5]))
-
-    def odds(self, position: Position) -> Odds:
-        """Cubeless outcome odds for the side to move, at this depth."""
-        board = board_of(position)
-        out = self.g.evaluate(
-            board, self.info(self.state(position)), self._context(self.plies, False)
-        )
-        return tuple(float(x) for x in out[:5])  # type: ignore[return-value]
 
     # --- rolls and the cube ------------------------------------------------------------
 
@@ -293,7 +284,7 @@ class Evaluator:
         if self.gnubg_moves:
             value = self.flip(self._pre_roll(swap(board), state.passed(), 1))
             return self.normalised(value, state)
-        return self.flip_equity(self.static(swap(board), state.passed(), 0))
+        return -self.static(swap(board), state.passed(), 0)
 
     def cube_equities(self, position: Position) -> CubeEquities:
         """No double, double/take and double/pass for the side to move (before rolling)."""
