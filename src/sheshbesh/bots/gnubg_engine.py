@@ -17,10 +17,15 @@ the main thread did: jobs from the main thread run inline and jobs from other
 threads raise :class:`EngineUnavailable` rather than crash. The server thinks
 in worker processes (``server/bots.py``), each with its own gnubg, which is
 also what keeps the event loop free of the GIL.
+
+A process forked after its gnubg thread started has no such thread: there
+:func:`run` raises :class:`EngineUnavailable` too (start workers with
+``spawn``, as the server does, or before the first gnubg call).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 from collections.abc import Callable
@@ -45,6 +50,13 @@ class _Owner:
         self.module: ModuleType | None = None
         self.thread: threading.Thread | None = None
         self.executor: ThreadPoolExecutor | None = None
+        self.orphaned = False
+
+    def after_fork(self) -> None:
+        """In a forked child only the forking thread lives on; gnubg's may be gone."""
+        if self.module is not None and self.thread is not threading.current_thread():
+            self.orphaned = True
+            self.executor = None
 
     def load(self) -> ModuleType:
         with self.lock:
@@ -71,11 +83,14 @@ def _import_here() -> tuple[ModuleType, threading.Thread]:
 
 
 _OWNER = _Owner()
+os.register_at_fork(after_in_child=_OWNER.after_fork)
 
 
 def run(job: Callable[[ModuleType], T]) -> T:
     """``job(gnubg)`` on the thread that owns gnubg; its result or its exception."""
     module = _OWNER.load()
+    if _OWNER.orphaned:
+        raise EngineUnavailable("gnubg's thread did not survive this process's fork")
     if threading.current_thread() is _OWNER.thread:
         return job(module)
     if _OWNER.executor is None:
