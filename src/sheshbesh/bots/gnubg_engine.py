@@ -2,9 +2,10 @@
 
 Two facts about gnubg 1.1.0a16, measured here, shape how the bots use it:
 
-* **One thread only.** The module sets up its neural-net scratch state for the
-  thread that imports it. Any other thread that asks for more than a 0-ply
-  evaluation crashes the whole process (a segfault, not an exception).
+* **One thread only.** The module sets up its per-thread evaluation state for
+  the thread that imports it. From any other thread, a move search or
+  anything beyond a static ``evaluate`` crashes the whole process (a segfault,
+  not an exception).
 * **It holds the GIL while it thinks.** A 2-ply search stalls every other
   Python thread of the process for its duration.
 
