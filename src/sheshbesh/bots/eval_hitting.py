@@ -1,0 +1,56 @@
+"""What hitting adds to the race: Russian backgammon and Caucasian nardy (and the BG board).
+
+A blot left where the opponent can reach it may be sent back to the bar
+(BF-11, RB-7), losing every pip it travelled plus the wait to re-enter; made
+points (two or more checkers) close landing spots, build primes and make the
+opponent's bar checkers wait. Costs are in pips, added to the payer's count.
+"""
+
+from __future__ import annotations
+
+from .eval_board import block_runs, shots
+
+PRIME = (0.0, 0.3, 1.0, 2.5, 5.0, 9.0, 16.0)
+"""Cost per checker close behind a run of 0–6 made points of the opponent."""
+
+ENTRY = (0.0, 0.3, 1.0, 2.5, 5.0, 10.0, 30.0)
+"""Cost per checker on the bar facing 0–6 closed entry points (six: it cannot enter)."""
+
+WAITING = 0.2
+"""RB-2: unentered checkers are not forced in, so a closed entry quarter hurts them less."""
+
+HIT = 4.0
+"""Besides the pips, a hit costs the tempo of entering again."""
+
+
+def hitting_cost(
+    side: list[int],
+    facing: list[int],
+    other: list[int],
+    side_bar: int,
+    other_bar: int,
+    cross: tuple[int, ...],
+    exposed: float,
+) -> float:
+    """Pips ``side`` effectively loses to primes, a closed entry and its blots.
+
+    ``facing`` is the opponent's checkers on ``side``'s points. ``exposed`` weighs
+    the blots: 1 when the opponent rolls next and can hit at once, less when
+    ``side`` rolls first and may still tidy up.
+    """
+    held = [count >= 2 for count in facing]
+    cost = block_runs(held, side, PRIME)
+    entry = ENTRY[sum(held[19:25])]
+    cost += entry * (side_bar + WAITING * (side[25] - side_bar))
+    if exposed:
+        # BF-11: bar checkers enter before anything else moves, so only they attack.
+        attackers = [25] if other_bar else [m for m in range(1, 26) if other[m]]
+        for n in range(1, 25):
+            if side[n] == 1:
+                mask = shots(n, attackers, cross)
+                if mask:
+                    cost += exposed * mask.bit_count() / 36 * (25 - n + HIT + entry)
+    return cost
+
+
+__all__ = ["hitting_cost"]
