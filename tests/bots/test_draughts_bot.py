@@ -119,7 +119,7 @@ def test_search_perft_matches_the_rules(fen: str, depth: int, count: int) -> Non
 # --- never an illegal move ---------------------------------------------------------------
 
 
-@settings(DETERMINISTIC, max_examples=40)
+@settings(DETERMINISTIC, max_examples=100)
 @given(st.integers(0, 10**6), st.integers(0, 140), st.sampled_from(["easy", "medium", "hard"]))
 def test_never_an_illegal_move_after_random_play(seed: int, plies: int, level: str) -> None:
     game = random_play(seed, plies)
