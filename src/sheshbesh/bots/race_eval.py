@@ -44,7 +44,7 @@ from .eval_board import (
     wastage,
     weighed,
 )
-from .eval_hitting import hitting_cost
+from .eval_hitting import SHARED_TRAPPED, TRAPPED, hitting_cost
 from .eval_nardy import blocking_cost
 from .eval_plakoto import pinning_cost
 
@@ -69,6 +69,7 @@ class Evaluator:
         self.rules = rules
         self.double_value = level_values[0] if 2 in rules.levels else 0.0
         self.triple_value = level_values[1] if 3 in rules.levels else 0.0
+        self.trapped = SHARED_TRAPPED if rules.mapping == "shared" else TRAPPED
         self.cache: dict[tuple[object, ...], Assessment] = {}
         self.evaluations = 0
 
@@ -179,12 +180,15 @@ class Evaluator:
                 them, board.them_facing, them_pinned, me, me_pinned, cross, their_exposure
             )
         else:
+            trapped = self.trapped
             mine += hitting_cost(
-                me, board.me_facing, them, board.me_bar, board.them_bar, cross, my_exposure
-            )
+                me, board.me_facing, them, board.me_bar, board.them_bar, cross, my_exposure,
+                trapped,
+            )  # fmt: skip
             theirs += hitting_cost(
-                them, board.them_facing, me, board.them_bar, board.me_bar, cross, their_exposure
-            )
+                them, board.them_facing, me, board.them_bar, board.me_bar, cross, their_exposure,
+                trapped,
+            )  # fmt: skip
         mine = max(mine, 1.0)
         theirs = max(theirs, 1.0)
         chance = race_chance(mine, theirs, me_on_roll)
