@@ -184,20 +184,22 @@ class ExpectimaxBot(RaceBot):
         started = self.clock()
         deadline = started + self._budget(budget)
         evaluator = self.evaluator(game)
-        evaluator.cache.clear()
         counted = evaluator.evaluations
         me = game.position.turn
-        ranked = self._rank(plays, evaluator, me)
-        report = SearchReport(depth=0, searched=len(plays), plays=len(plays))
-        for depth, width in enumerate(self.level.widths, start=1):
-            planned = ranked[:width]
-            valued = self._deepen(planned, evaluator, me, depth, deadline)
-            if not valued:
-                break
-            ranked = valued
-            report.depth, report.searched = depth, len(valued)
-            if len(valued) < min(len(planned), 2):
-                break  # out of time: a deeper look would compare too few plays
+        try:
+            ranked = self._rank(plays, evaluator, me)
+            report = SearchReport(depth=0, searched=len(plays), plays=len(plays))
+            for depth, width in enumerate(self.level.widths, start=1):
+                planned = ranked[:width]
+                valued = self._deepen(planned, evaluator, me, depth, deadline)
+                if not valued:
+                    break
+                ranked = valued
+                report.depth, report.searched = depth, len(valued)
+                if len(valued) < min(len(planned), 2):
+                    break  # out of time: a deeper look would compare too few plays
+        finally:
+            evaluator.cache.clear()  # positions of one decision rarely recur in the next
         report.out_of_time = self.clock() > deadline
         report.evaluations = evaluator.evaluations - counted
         report.seconds = self.clock() - started

@@ -54,7 +54,8 @@ Assessment = tuple[float, float]
 ROLLING_EXPOSURE = 0.25
 """How much the blots of the side on roll count: it moves before anyone can hit them."""
 
-CACHE_LIMIT = 300_000
+CACHE_LIMIT = 200_000
+"""Entries kept before the cache starts afresh (a 2-ply decision makes tens of thousands)."""
 
 
 class Evaluator:
