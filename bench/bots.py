@@ -1,0 +1,196 @@
+"""Benchmark: how strong and how fast every bot is, with 95% confidence intervals.
+
+Three tables, each game played at the play layer by ``sheshbesh.bots.arena``
+(the same ``apply`` as the server), colours alternating game by game:
+
+1. each bot level against the random mover of its game (goal: ≥ 95% wins);
+2. each level against the level below it (the higher level must win);
+3. gnubg's levels against the pubeval-style baseline (backgammon only).
+
+For each pairing it prints games, wins/draws/losses of the first bot, its win
+rate with a Wilson 95% interval, its points per game with a normal 95%
+interval, and its think time per decision (median and p95, in ms). Games run in
+``--jobs`` worker processes; think times are per process, so keep ``--jobs`` at
+or below the cores you have when the times matter.
+
+    python bench/bots.py [--games 1000] [--table random,ladder,pubeval]
+                         [--variants backgammon,plakoto,…] [--engines gnubg,…] [--jobs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import os
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from sheshbesh.bots.arena import play_bout
+from sheshbesh.bots.registry import make_bot
+
+
+def engine_levels() -> dict[str, tuple[str, ...]]:
+    found: dict[str, tuple[str, ...]] = {}
+    for engine, module in (
+        ("gnubg", "sheshbesh.bots.gnubg_bot"),
+        ("expectimax", "sheshbesh.bots.expectimax"),
+        ("alphabeta", "sheshbesh.bots.draughts_search"),
+    ):
+        try:
+            levels = __import__(module, fromlist=["LEVELS"]).LEVELS
+        except (ImportError, AttributeError) as error:
+            print(f"# {engine}: not available ({error})", file=sys.stderr)
+            continue
+        found[engine] = tuple(levels)
+    return found
+
+
+@dataclass(frozen=True)
+class Pairing:
+    table: str
+    variant: str
+    first: str
+    second: str
+
+
+@dataclass
+class Tally:
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    points: list[int] | None = None
+    think: list[float] | None = None
+
+    def add(self, other: Tally) -> None:
+        self.wins += other.wins
+        self.draws += other.draws
+        self.losses += other.losses
+        self.points = (self.points or []) + (other.points or [])
+        self.think = (self.think or []) + (other.think or [])
+
+
+def random_spec(variant: str) -> str:
+    return "random:draughts" if variant == "draughts" else "random:race"
+
+
+def play_games(pairing: Pairing, seeds: list[int], budget: float | None) -> Tally:
+    """Play ``seeds`` games of the pairing (one process); the first bot alternates colours."""
+    tally = Tally(points=[], think=[])
+    for seed in seeds:
+        first = make_bot(pairing.first, seed=seed)
+        second = make_bot(pairing.second, seed=seed + 1)
+        flip = seed % 2 == 1
+        bots = (second, first) if flip else (first, second)
+        bout = play_bout(bots, pairing.variant, seed=seed, budget=budget)
+        mine = 1 if flip else 0
+        assert tally.points is not None and tally.think is not None
+        tally.think += bout.think[mine]
+        if bout.winner is None:
+            tally.draws += 1
+            tally.points.append(0)
+        elif bout.winner == mine:
+            tally.wins += 1
+            tally.points.append(bout.points)
+        else:
+            tally.losses += 1
+            tally.points.append(-bout.points)
+    return tally
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (draws count half)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def mean_interval(values: list[int], z: float = 1.96) -> tuple[float, float]:
+    if len(values) < 2:
+        return (float(values[0]) if values else 0.0), 0.0
+    return statistics.fmean(values), z * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def pairings(
+    tables: list[str], variants: list[str] | None, engines: list[str] | None
+) -> Iterator[Pairing]:
+    levels = engine_levels()
+    for engine, names in levels.items():
+        if engines and engine not in engines:
+            continue
+        plays = sorted(make_bot(f"{engine}:{names[0]}").variants)
+        for variant in plays:
+            if variants and variant not in variants:
+                continue
+            if "random" in tables:
+                for level in names:
+                    yield Pairing("random", variant, f"{engine}:{level}", random_spec(variant))
+            if "ladder" in tables:
+                for lower, higher in itertools.pairwise(names):
+                    yield Pairing("ladder", variant, f"{engine}:{higher}", f"{engine}:{lower}")
+            if "pubeval" in tables and engine == "gnubg" and variant == "backgammon":
+                for level in names:
+                    yield Pairing("pubeval", variant, f"{engine}:{level}", "pubeval:")
+
+
+def run(pairing: Pairing, games: int, jobs: int, budget: float | None) -> Tally:
+    seeds = list(range(1, games + 1))
+    if jobs <= 1:
+        return play_games(pairing, seeds, budget)
+    chunks = [seeds[i::jobs] for i in range(jobs)]
+    total = Tally(points=[], think=[])
+    with ProcessPoolExecutor(jobs) as pool:
+        for part in pool.map(play_games, [pairing] * jobs, chunks, [budget] * jobs):
+            total.add(part)
+    return total
+
+
+def report(pairing: Pairing, tally: Tally, seconds: float) -> str:
+    n = tally.wins + tally.draws + tally.losses
+    low, high = wilson(tally.wins + tally.draws / 2, n)
+    ppg, ppg_half = mean_interval(tally.points or [])
+    think = sorted(tally.think or [0.0])
+    median = statistics.median(think) * 1000
+    p95 = think[min(len(think) - 1, int(0.95 * len(think)))] * 1000
+    rate = (tally.wins + tally.draws / 2) / max(1, n)
+    return (
+        f"{pairing.table:8} {pairing.variant:19} {pairing.first:24} {pairing.second:22} "
+        f"{n:5} {tally.wins:5}/{tally.draws:<4}/{tally.losses:<5} "
+        f"{rate:6.1%} [{low:6.1%},{high:6.1%}]  {ppg:+6.3f} ±{ppg_half:5.3f}  "
+        f"{median:8.1f} {p95:8.1f}  {seconds:7.1f}s"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--table", default="random,ladder,pubeval")
+    parser.add_argument("--variants", default="")
+    parser.add_argument("--engines", default="")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--budget", type=float, default=None,
+                        help="seconds per decision (default: each level's own)")  # fmt: skip
+    args = parser.parse_args()
+    tables = args.table.split(",")
+    variants = args.variants.split(",") if args.variants else None
+    engines = args.engines.split(",") if args.engines else None
+    print(f"# bench/bots.py: {args.games} games per pairing, {args.jobs} jobs, "
+          f"{os.cpu_count()} cores")  # fmt: skip
+    print(f"{'table':8} {'variant':19} {'bot':24} {'against':22} {'games':>5} "
+          f"{'W/D/L':>16} {'score':>6} {'95% CI':>16}  {'points/game':>14}  "
+          f"{'med ms':>8} {'p95 ms':>8}  {'wall':>8}")  # fmt: skip
+    for pairing in pairings(tables, variants, engines):
+        began = time.perf_counter()
+        tally = run(pairing, args.games, args.jobs, args.budget)
+        print(report(pairing, tally, time.perf_counter() - began), flush=True)
+
+
+if __name__ == "__main__":
+    main()
