@@ -174,6 +174,7 @@ def main() -> None:
     parser.add_argument("--table", default="random,ladder,pubeval")
     parser.add_argument("--variants", default="")
     parser.add_argument("--engines", default="")
+    parser.add_argument("--levels", default="", help="only these levels (e.g. easy,beginner)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--budget", type=float, default=None,
                         help="seconds per decision (default: each level's own)")  # fmt: skip
@@ -186,7 +187,10 @@ def main() -> None:
     print(f"{'table':8} {'variant':19} {'bot':24} {'against':22} {'games':>5} "
           f"{'W/D/L':>16} {'score':>6} {'95% CI':>16}  {'points/game':>14}  "
           f"{'med ms':>8} {'p95 ms':>8}  {'wall':>8}")  # fmt: skip
+    levels = set(args.levels.split(",")) if args.levels else None
     for pairing in pairings(tables, variants, engines):
+        if levels and pairing.first.partition(":")[2] not in levels:
+            continue
         began = time.perf_counter()
         tally = run(pairing, args.games, args.jobs, args.budget)
         print(report(pairing, tally, time.perf_counter() - began), flush=True)

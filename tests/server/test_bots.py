@@ -185,6 +185,21 @@ def test_two_bots_finish_a_game_through_the_server_and_the_ledger_is_right(bot_c
     second = ann.get("/api/users/Rita_Race").json()["balance"]
     assert first + second >= 2 * START  # the club bank may have topped one up
     assert ann.get("/healthz").json()["ledger_total"] == 0
+    review = ann.get(f"/api/games/{game['id']}/analysis?plies=0")
+    assert review.status_code == 200, review.text
+    analysis = review.json()
+    plays = [e for e in analysis["entries"] if e["kind"] == "play"]
+    assert plays and all(e["equity_lost"] >= 0 for e in plays)
+    assert {p["side"] for p in plays} == {"W", "B"}
+    assert ann.get(f"/api/games/{game['id']}/analysis?plies=7").status_code == 422
+
+
+def test_analysis_waits_for_the_end_and_covers_gnubgs_games_only(bot_club, player):
+    ann = player("ann")
+    live = ann.offer(variant="backgammon", stake=1, opponent="Randy_Race")
+    response = ann.get(f"/api/games/{game_of(ann, live['id'])}/analysis")
+    assert response.status_code == 409 and response.json()["error"] == "game_live"
+    assert ann.get("/api/games/nosuchgame/analysis").status_code == 404
 
 
 def test_a_bot_that_cannot_play_leaves_the_round_running(bot_club, player):

@@ -42,6 +42,12 @@ def _register_optional() -> None:
     except Exception as error:  # a missing or broken engine must not stop the club
         log.warning("bot engine unavailable: %s", error)
     try:
+        from .pubeval import PubevalBot
+
+        ENGINES["pubeval"] = lambda level, seed: PubevalBot(seed=seed)
+    except Exception as error:
+        log.warning("bot engine unavailable: %s", error)
+    try:
         from .expectimax import ExpectimaxBot
 
         ENGINES["expectimax"] = lambda level, seed: ExpectimaxBot(level, seed=seed)
@@ -129,3 +135,10 @@ def state_from_log(game_id: str, kind: str, log: list[Event]) -> GameState:
     while len(_games) > 256:
         _games.popitem(last=False)
     return state
+
+
+def analyse_log(log: list[Event], plies: int) -> dict[str, Any]:
+    """A finished game's analysis as JSON (run in a worker: it takes seconds)."""
+    from .analysis import analyse_events
+
+    return analyse_events(log[0], log[1:], plies=plies).to_json()

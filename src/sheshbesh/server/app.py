@@ -75,7 +75,14 @@ def create_app(
     )
     app.add_middleware(auth.CsrfMiddleware, secure=settings.secure_cookies)
     app.add_middleware(web.SecurityHeaders)
-    for router in (auth.router, lobby.router, spectate.router, wallet.router, bots.router):
+    for router in (
+        auth.router,
+        lobby.router,
+        spectate.router,
+        wallet.router,
+        bots.router,
+        bots.analysis_router,
+    ):
         app.include_router(router)
     app.include_router(lobby.socket_router)
     app.include_router(channel.router)

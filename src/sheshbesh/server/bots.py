@@ -31,7 +31,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from sheshbesh.bots import BotError
-from sheshbesh.bots.registry import decide_from_log, make_bot
+from sheshbesh.bots.registry import analyse_log, decide_from_log, make_bot
 from sheshbesh.games.race import Side
 from sheshbesh.play import actions as act
 from sheshbesh.play import draughts as dr
@@ -52,6 +52,7 @@ from .round import events_after
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/api/bots", tags=["bots"])
+analysis_router = APIRouter(prefix="/api/games", tags=["games"])
 
 GAMMON_FAMILY = ("backgammon", "short_nardy", "takhte_nard")
 OWN_ENGINE = ("long_nardy", "caucasian_nardy", "plakoto", "russian_backgammon", "jacquet")
@@ -130,6 +131,7 @@ class BotHost:
         self.specs: dict[int, BotSpec] = {}
         self.pool: Executor | None = None
         self.tasks: set[asyncio.Task[None]] = set()
+        self.analyses: dict[tuple[str, int], asyncio.Future[Any]] = {}
         self.thinking: dict[str, int] = {}
         """Game id → the sequence number a bot is answering (one decision per game at once)."""
 
@@ -315,6 +317,19 @@ class BotHost:
                     raise
         raise AssertionError("unreachable")
 
+    async def analysis(self, game_id: str, log_: list[dict[str, Any]], plies: int) -> Any:
+        """A finished game's analysis, computed once per process in a worker (seconds)."""
+        key = (game_id, plies)
+        if key not in self.analyses:
+            loop = asyncio.get_running_loop()
+            future = loop.run_in_executor(self._pool(), analyse_log, log_, plies)
+            self.analyses[key] = asyncio.ensure_future(future)
+        try:
+            return await asyncio.shield(self.analyses[key])
+        except BaseException:
+            self.analyses.pop(key, None)
+            raise
+
     def _pool(self) -> Executor:
         if self.pool is None:
             context = multiprocessing.get_context("spawn")
@@ -355,3 +370,36 @@ async def bot_list(request: Request) -> list[dict[str, Any]]:
 
     host = club_of(request).bots
     return [] if host is None else host.listing()
+
+
+@analysis_router.get("/{game_id}/analysis")
+async def game_analysis(game_id: str, request: Request, plies: int = 1) -> Any:
+    """gnubg's review of a finished backgammon-family game: every decision's error and luck.
+
+    Only after the end, so that nobody is coached during play; ``plies`` 0-2
+    (2 takes tens of seconds for a long game).
+    """
+    from sheshbesh.bots.analysis import AnalysisError
+    from sheshbesh.store.models import Game
+
+    from .club import club_of
+    from .errors import NotFound
+
+    club = club_of(request)
+    if club.bots is None:
+        raise ApiError("this club runs without bots, so without analysis", status=503,
+                       code="unavailable")  # fmt: skip
+    async with club.db.read() as session:
+        game = await session.get(Game, game_id[:12])
+        if game is None:
+            raise NotFound(f"no game {game_id!r}")
+        log_ = await events_after(session, game.id, -1)
+    if game.status != "finished":
+        raise ApiError("the analysis opens when the game is over", status=409,
+                       code="game_live")  # fmt: skip
+    if not 0 <= plies <= 2:
+        raise ApiError("plies is 0, 1 or 2", status=422, code="invalid_plies")
+    try:
+        return await club.bots.analysis(game.id, log_, plies)
+    except AnalysisError as error:
+        raise ApiError(str(error), status=422, code="cannot_analyse") from None
