@@ -15,8 +15,9 @@ export async function mount(main, ctx) {
   const gamesBody = h("tbody");
   const mine = h("div");
   const variants = await api.get("/api/requests/variants");
+  const bots = ctx.me ? await api.get("/api/bots") : [];
 
-  const form = ctx.me ? requestForm(ctx, variants) : h("p", {},
+  const form = ctx.me ? requestForm(ctx, variants, bots) : h("p", {},
     h("a", { href: "#/login" }, t("nav.login")), " · ", h("a", { href: "#/register" }, t("nav.register")),
     " — ", t("lobby.login_to_play"));
 
@@ -108,6 +109,7 @@ export function optionTags(t, request) {
   }
   if (o.last_roll) tags.push(t("option.last_roll"));
   if (o.move_limit) tags.push(t("option.move_limit_n", { n: o.move_limit }));
+  if (request.invitee) tags.push(t("lobby.challenge_to", { name: request.invitee.username }));
   return tags.map((tag) => h("span", { class: "tag" }, tag));
 }
 
@@ -158,8 +160,11 @@ export function clockLabel(t, clock) {
   return clock === "untimed" ? t("clock.untimed") : clock;
 }
 
-function requestForm(ctx, variants) {
+function requestForm(ctx, variants, bots) {
   const { t, api } = ctx;
+  const opponent = h("select", { name: "opponent", "data-testid": "opponent" });
+  const botsMayAccept = h("input", { type: "checkbox", name: "bots", checked: true });
+  const botsLabel = h("label", { class: "check" }, botsMayAccept, t("lobby.bots_may_accept"));
   const byName = new Map(variants.map((v) => [v.variant, v]));
   const variant = h("select", { name: "variant" },
     variants.map((v) => h("option", { value: v.variant }, t(`variant.${v.variant}`))));
@@ -192,14 +197,30 @@ function requestForm(ctx, variants) {
       fields[name] = input;
     }
   }
+  function renderOpponents() {
+    // A private challenge to a bot that plays this game; anyone else is a public request.
+    const chosen = opponent.value;
+    clear(opponent);
+    opponent.append(h("option", { value: "" }, t("lobby.anyone")));
+    for (const bot of bots.filter((b) => b.variants.includes(variant.value))) {
+      opponent.append(h("option", { value: bot.username, selected: bot.username === chosen },
+        t("lobby.bot_name", { name: bot.username })));
+    }
+    botsLabel.hidden = opponent.value !== "";
+  }
   variant.addEventListener("change", renderOptions);
+  variant.addEventListener("change", renderOpponents);
+  opponent.addEventListener("change", renderOpponents);
   renderOptions();
+  renderOpponents();
 
   const submit = h("button", { type: "submit" }, t("lobby.post"));
   return h("form", { class: "stack", "data-testid": "new-request", onsubmit: async (event) => {
     event.preventDefault();
     error.textContent = "";
     const body = { variant: variant.value, stake: Number(stake.value), clock: clock.value };
+    if (opponent.value) body.opponent = opponent.value;
+    else body.bots = botsMayAccept.checked;
     for (const [name, input] of Object.entries(fields)) {
       body[name] = input.type === "checkbox" ? input.checked
         : input.tagName === "SELECT" ? input.value : Number(input.value);
@@ -222,6 +243,7 @@ function requestForm(ctx, variants) {
     }
   } },
     h("div", { class: "row" }, h("label", {}, t("lobby.game"), variant),
-      h("label", {}, t("lobby.stake_fun"), stake), h("label", {}, t("lobby.clock"), clock)),
-    optionsBox, error, submit);
+      h("label", {}, t("lobby.stake_fun"), stake), h("label", {}, t("lobby.clock"), clock),
+      h("label", {}, t("lobby.opponent"), opponent)),
+    optionsBox, botsLabel, error, submit);
 }
