@@ -235,7 +235,7 @@ function requestForm(ctx, variants, bots) {
     submit.disabled = true;
     try {
       await api.post("/api/requests", body);
-      ctx.toast(t("lobby.posted"));
+      ctx.toast(body.opponent ? t("lobby.challenged", { name: body.opponent }) : t("lobby.posted"));
     } catch (e) {
       error.textContent = e.message;
     } finally {
