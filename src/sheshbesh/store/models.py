@@ -20,6 +20,7 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     false,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -42,6 +43,12 @@ class User(Base):
     bot_policy: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     """Which requests a bot accepts: variants, the largest stake, clocks."""
     created_at: Mapped[float] = mapped_column(Float)
+    avatar: Mapped[str | None] = mapped_column(String(40))
+    """The equipped avatar's shop item (None: the generated default)."""
+    theme: Mapped[str | None] = mapped_column(String(40))
+    """The equipped board theme's shop item (None: the club's default)."""
+    chat_muted_until: Mapped[float | None] = mapped_column(Float)
+    """Chat refused until then (set after a flood); None: may chat."""
 
 
 class Session(Base):
@@ -115,6 +122,8 @@ class Request(Base):
     """A private challenge: only this user sees and may accept it."""
     bots_may_accept: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """A club bot may take the request when no person has within the bots' patience."""
+    rated: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    """The game will change both players' ratings (only between people, see ``ratings``)."""
 
 
 class Game(Base):
@@ -151,6 +160,7 @@ class Game(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[float] = mapped_column(Float)
     finished_at: Mapped[float | None] = mapped_column(Float)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class GameEvent(Base):
@@ -173,4 +183,119 @@ class LoginAttempt(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     username_key: Mapped[str] = mapped_column(String(20), index=True)
+    at: Mapped[float] = mapped_column(Float)
+
+
+# --- the club around the games (issue 8) -----------------------------------------------
+
+
+class FriendRequest(Base):
+    """An offer of friendship; only an ``open`` one can be accepted, declined or cancelled."""
+
+    __tablename__ = "friend_requests"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    sender_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    recipient_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    status: Mapped[str] = mapped_column(String(10))
+    """``open``, ``accepted``, ``declined`` or ``cancelled``."""
+    created_at: Mapped[float] = mapped_column(Float)
+    answered_at: Mapped[float | None] = mapped_column(Float)
+
+
+class Relation(Base):
+    """How one user stands toward another, one row per direction (lichess's ``relation``).
+
+    ``friend`` rows come in pairs (both directions, written together);
+    a ``block`` is one-sided and replaces any friendship.
+    """
+
+    __tablename__ = "relations"
+    __table_args__ = (UniqueConstraint("user_id", "other_id", name="one_relation_per_pair"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    other_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    """``friend`` or ``block``."""
+    since: Mapped[float] = mapped_column(Float)
+
+
+class Notification(Base):
+    """Something a user must learn even if offline; pushed on ``user:{id}`` when stored."""
+
+    __tablename__ = "notifications"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(30))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[float] = mapped_column(Float)
+    read_at: Mapped[float | None] = mapped_column(Float)
+
+
+class Purchase(Base):
+    """A shop item a user owns; the unique pair makes buying twice impossible."""
+
+    __tablename__ = "purchases"
+    __table_args__ = (UniqueConstraint("user_id", "item", name="one_purchase_per_item"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    item: Mapped[str] = mapped_column(String(40))
+    price: Mapped[int] = mapped_column(BigInteger)
+    transfer_id: Mapped[int] = mapped_column(ForeignKey("transfers.id"))
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class ChatLine(Base):
+    """One chat message in a room: ``game:{id}:players``, ``game:{id}:spectators``, ``lobby``."""
+
+    __tablename__ = "chat_lines"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room: Mapped[str] = mapped_column(String(40), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    text: Mapped[str] = mapped_column(String(400))
+    at: Mapped[float] = mapped_column(Float)
+
+
+class Rating(Base):
+    """A user's rating in one pool (the variant), as its formula's JSON (FIBS or Glicko-2)."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (UniqueConstraint("user_id", "pool", name="one_rating_per_pool"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    pool: Mapped[str] = mapped_column(String(20))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[float] = mapped_column(Float)
+
+
+class RatingChange(Base):
+    """What one rated game did to one player's rating (shown in the game and the profile)."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (UniqueConstraint("game_id", "user_id", name="one_change_per_player"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    pool: Mapped[str] = mapped_column(String(20))
+    before: Mapped[float] = mapped_column(Float)
+    after: Mapped[float] = mapped_column(Float)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class Offence(Base):
+    """A game lost by timing out while absent: what play-bans count (``play/playban.py``)."""
+
+    __tablename__ = "offences"
+    __table_args__ = (UniqueConstraint("game_id", "user_id", name="one_offence_per_game"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
     at: Mapped[float] = mapped_column(Float)
