@@ -28,7 +28,8 @@ import pytest
 
 from sheshbesh import web
 from sheshbesh.games import VARIANTS
-from sheshbesh.server import lobby, tables
+from sheshbesh.server import chat, lobby, tables
+from sheshbesh.server.shop_items import CATALOGUE
 
 STATIC = web.STATIC
 I18N = STATIC / "i18n"
@@ -200,6 +201,10 @@ def families() -> dict[str, set[str]]:
         "verify.col.${}": [verify_columns()],
         "verify.problem.${}": [problems],
         "verify.error.${}": [unreadable],
+        # views/shop.js: every item of the shop's catalogue, "avatar:crown" as "avatar.crown".
+        "shop.item.${}": [{item.id.replace(":", ".") for item in CATALOGUE}],
+        # chat.js: the title of each room a panel can show.
+        "chat.room_${}": [literal_values(typing.get_type_hints(chat.Room)["name"])],
     }
     out = {}
     for template, parts in members.items():

@@ -24,7 +24,21 @@ from sheshbesh.store.db import Database
 from sheshbesh.store.models import Account
 from sheshbesh.web import STATIC
 
-from . import auth, bots, channel, lobby, spectate, wallet, web
+from . import (
+    auth,
+    avatars,
+    bots,
+    channel,
+    chat,
+    lobby,
+    notify,
+    presence,
+    shop,
+    social,
+    spectate,
+    wallet,
+    web,
+)
 from .bots import BotHost
 from .club import Club, new_id
 from .errors import ApiError, TooMany, as_api_error
@@ -56,6 +70,7 @@ def create_app(
         if db.is_sqlite:
             await spectate.reset_spectators(club)
         await club.rounds.start()
+        await presence.start(club)
         if club.bots is not None:
             await club.bots.start()
         try:
@@ -64,6 +79,7 @@ def create_app(
             if club.bots is not None:
                 club.bots.stop()
             club.rounds.stop()
+            await presence.stop(club)
             await bus.stop()
             await db.close()
 
@@ -82,9 +98,15 @@ def create_app(
         wallet.router,
         bots.router,
         bots.analysis_router,
+        shop.router,
+        avatars.router,
+        social.router,
+        notify.router,
+        chat.router,
     ):
         app.include_router(router)
     app.include_router(lobby.socket_router)
+    app.include_router(presence.router)
     app.include_router(channel.router)
     app.include_router(web.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

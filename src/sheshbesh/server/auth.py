@@ -29,6 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from sheshbesh.store import ledger
 from sheshbesh.store.models import LoginAttempt, Session, User
 
+from .avatars import avatar_url, theme_of
 from .club import Club, club_of
 from .errors import ApiError, Conflict, TooMany, Unauthorized
 
@@ -89,11 +90,17 @@ def token_hash(token: str) -> str:
 
 
 def user_json(user: User) -> dict[str, Any]:
-    return {"id": user.id, "username": user.username, "is_bot": user.is_bot}
+    """A player as every endpoint shows him: avatar URL (versioned) and board theme included."""
+    return {"id": user.id, "username": user.username, "is_bot": user.is_bot,
+            "avatar": avatar_url(user), "theme": theme_of(user)}  # fmt: skip
 
 
 async def me_json(session: AsyncSession, user: User) -> dict[str, Any]:
-    return user_json(user) | {"balance": await ledger.balance_of(session, user.id)}
+    """The logged-in player: his balance and unread notifications (the header shows both)."""
+    from .notify import unread_count  # notify's routes need require_user from here
+
+    return user_json(user) | {"balance": await ledger.balance_of(session, user.id),
+                              "unread": await unread_count(session, user.id)}  # fmt: skip
 
 
 # --- who is asking ------------------------------------------------------------------

@@ -7,6 +7,10 @@ the hub subscribes to ``game:{id}`` once, turns each bus message into frames
 once, and hands them to its sockets' queues; each socket's writer sends them
 in order, filling any gap from the stored log, so a client never sees a hole
 or a repeat in ``v`` (DESIGN principle 3, STYLE "exact resync").
+
+The same socket carries the game's two chat rooms (``chat.py``): the hub hands a
+line only to the sockets whose seat may read its room, and each writer drops
+lines from players its reader blocked (``chat_readers.py``).
 """
 
 from __future__ import annotations
@@ -22,10 +26,23 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
+from sheshbesh.store.models import User
+
+from . import chat
 from .auth import user_of
+from .chat_readers import ChatItem, blocklists_of, history_frame, say
 from .club import Club, club_of
 from .errors import ApiError, as_api_error
-from .protocol import ActionMsg, BadFrame, PingMsg, SyncMsg, error_frame, frame, parse_client
+from .protocol import (
+    ActionMsg,
+    BadFrame,
+    ChatMsg,
+    PingMsg,
+    SyncMsg,
+    error_frame,
+    frame,
+    parse_client,
+)
 from .round import Round, events_after
 from .spectate import count_spectator
 
@@ -45,14 +62,20 @@ class Batch:
     to_act: int | None = None
 
 
+Item = Batch | str | int | ChatItem
+"""What a socket's writer sends: a batch, a frame, a resync from ``v``, or a chat line."""
+
+
 @dataclass(eq=False)
 class Socket:
     ws: WebSocket
     seat: int | None
     last: int = -1
-    queue: asyncio.Queue[Batch | str | int] = field(default_factory=lambda: asyncio.Queue())
+    queue: asyncio.Queue[Item] = field(default_factory=lambda: asyncio.Queue())
+    user_id: int | None = None
+    """The reader, whose blocks hide chat lines (None: a guest)."""
 
-    def put(self, item: Batch | str | int) -> None:
+    def put(self, item: Item) -> None:
         if self.queue.qsize() >= QUEUE_LIMIT:
             raise OverflowError("socket too slow")
         self.queue.put_nowait(item)
@@ -69,8 +92,14 @@ class Hub:
 
     def on_message(self, text: str | dict[str, Any]) -> None:
         message = json.loads(text) if isinstance(text, str) else text
+        if "chat" in message:
+            room, live = message["chat"]["room"], self.round.live
+            readers = [s for s in self.sockets if chat.may_read(room, s.seat is not None, live)]
+            self.fan_out(ChatItem.of(message["chat"]), readers)
+            return
+        batch: Batch | str
         if "presence" in message:
-            batch: Batch | str = frame("presence", message["presence"])
+            batch = frame("presence", message["presence"])
             asyncio.get_running_loop().create_task(self.round.refresh())
         else:
             seq = message["seq"]
@@ -83,9 +112,12 @@ class Hub:
             table = self.round.table
             if table is not None and table.seq < seq:
                 asyncio.get_running_loop().create_task(self.round.refresh())
-        for socket in list(self.sockets):
+        self.fan_out(batch, list(self.sockets))
+
+    def fan_out(self, item: Item, sockets: list[Socket]) -> None:
+        for socket in sockets:
             try:
-                socket.put(batch)
+                socket.put(item)
             except OverflowError:
                 self.sockets.discard(socket)
                 asyncio.get_running_loop().create_task(socket.ws.close(1013, "too slow"))
@@ -143,8 +175,10 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         return
     await ws.accept()
     seat = round_.seat_of(user.id if user else None)
-    socket = Socket(ws, seat)
+    socket = Socket(ws, seat, user_id=user.id if user else None)
     hubs = hubs_of(club)
+    if user is not None:
+        await blocklists_of(club).watch(user.id)
     hub = await hubs.join(round_, socket)
     if seat is not None:
         await round_.arrive(seat)
@@ -152,12 +186,14 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         await count_spectator(club, round_, +1)
     writer = asyncio.create_task(_write(club, round_, socket, _since(ws)))
     try:
-        await _read(club, round_, socket, user.id if user else None)
+        await _read(club, round_, socket, user)
     finally:
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
         await hubs.leave(hub, socket)
+        if user is not None:
+            await blocklists_of(club).unwatch(user.id)
         if seat is not None:
             await round_.leave(seat)
         else:
@@ -173,7 +209,8 @@ def _since(ws: WebSocket) -> int | None:
     return int(value)
 
 
-async def _read(club: Club, round_: Round, socket: Socket, user_id: int | None) -> None:
+async def _read(club: Club, round_: Round, socket: Socket, user: User | None) -> None:
+    user_id = None if user is None else user.id
     limit = club.settings.max_frame
     while True:
         try:
@@ -194,6 +231,15 @@ async def _read(club: Club, round_: Round, socket: Socket, user_id: int | None) 
             _put(socket, frame("pong"))
         elif isinstance(msg, SyncMsg):
             _put(socket, msg.last)
+        elif isinstance(msg, ChatMsg):
+            try:
+                room = chat.Room.game(round_.id, msg.room or "")
+            except ApiError as error:
+                _put(socket, error_frame(error.code, error.message, "chat"))
+                continue
+            answer = await say(club, user, room, msg.text)
+            if answer is not None:
+                _put(socket, answer)
         elif isinstance(msg, ActionMsg):
             try:
                 await round_.act(user_id, msg.seen, msg.data)
@@ -207,7 +253,7 @@ async def _read(club: Club, round_: Round, socket: Socket, user_id: int | None) 
                 _put(socket, error_frame(refusal.code, refusal.message, "action"))
 
 
-def _put(socket: Socket, item: Batch | str | int) -> None:
+def _put(socket: Socket, item: Item) -> None:
     with contextlib.suppress(OverflowError):
         socket.put(item)
 
@@ -225,10 +271,21 @@ async def _write(club: Club, round_: Round, socket: Socket, since: int | None) -
             await _send_snapshot(club, round_, socket)
         else:
             await _resend(club, round_, socket, since)
+        sent: set[int] = set()  # lines of the histories that may also be queued
+        for name in chat.readable(socket.seat is not None, round_.live):
+            text, ids = await history_frame(club, chat.Room.game(round_.id, name), socket.user_id)
+            await ws.send_text(text)
+            sent |= ids
+        blocklists = blocklists_of(club)
         while True:
             item = await socket.queue.get()
             if isinstance(item, str):
                 await ws.send_text(item)
+            elif isinstance(item, ChatItem):
+                if item.id in sent:
+                    sent.discard(item.id)
+                elif await blocklists.shows(socket.user_id, item):
+                    await ws.send_text(item.text)
             elif isinstance(item, int):
                 await _resend(club, round_, socket, item)
             else:

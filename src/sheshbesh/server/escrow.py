@@ -16,6 +16,7 @@ from sheshbesh.store import ledger
 from sheshbesh.store.ledger import InsufficientFunds
 from sheshbesh.store.models import Game, GameEvent, User
 
+from .aftermath import game_over
 from .club import Club
 from .errors import ApiError
 from .tables import Applied, Table
@@ -32,7 +33,8 @@ async def store_applied(
     if applied.clock is not None:
         game.clock = applied.clock.to_state()
     if table.finished:
-        await pay_out(club, session, game, table, now)
+        paid = await pay_out(club, session, game, table, now)
+        applied.notes.extend(await game_over(session, game, table, applied.events, paid, now))
     else:
         await top_up(club, session, game, table, now)
 
@@ -64,8 +66,13 @@ async def top_up(club: Club, session: AsyncSession, game: Game, table: Table, no
     game.held1 += more
 
 
-async def pay_out(club: Club, session: AsyncSession, game: Game, table: Table, now: float) -> None:
-    """Release the escrow: each seat gets back what it held plus its payout (a draw: stakes)."""
+async def pay_out(
+    club: Club, session: AsyncSession, game: Game, table: Table, now: float
+) -> tuple[int, int]:
+    """Release the escrow: each seat gets back what it held plus its payout (a draw: stakes).
+
+    Returns what each seat won (positive) or lost (negative).
+    """
     payout = table.payout() or {}
     seats_paid = [payout.get(table.side_of(seat), 0) * game.stake for seat in (0, 1)]
     held = (game.held0, game.held1)
@@ -85,3 +92,4 @@ async def pay_out(club: Club, session: AsyncSession, game: Game, table: Table, n
     winner = result.get("winner")
     result["winner_seat"] = None if winner is None else table.seat_of(Side.from_letter(winner))
     game.result = result
+    return seats_paid[0], seats_paid[1]

@@ -35,6 +35,7 @@ from sheshbesh.store import ledger
 from sheshbesh.store.models import Game, GameEvent, User
 from sheshbesh.store.models import Request as GameRequest
 
+from . import notify, playbans, presence, social, standings
 from .auth import require_user, user_json, user_of
 from .club import Club, club_of
 from .errors import ApiError, Conflict, Forbidden, NotFound
@@ -71,6 +72,9 @@ class RequestIn(BaseModel):
                                              " sees the request and may accept it")  # fmt: skip
     bots: StrictBool = Field(
         default=False, description="a club bot may accept when nobody has in a while"
+    )
+    rated: StrictBool = Field(
+        default=True, description="the result changes ratings (games between people only)"
     )
 
 
@@ -125,12 +129,17 @@ def opening_exposure(kind: str, variant: str, options: dict[str, Any]) -> int:
     return int(table.exposure() * 2**race.auto_doubles)
 
 
-def request_json(request: GameRequest, owner: User, invitee: User | None = None) -> dict[str, Any]:
+def request_json(
+    request: GameRequest, owner: User, invitee: User | None = None,
+    rating: dict[str, Any] | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """A request as the lobby lists it; ``rating`` is the owner's in the request's variant."""
     return {
         "id": request.id,
-        "owner": user_json(owner),
+        "owner": user_json(owner) | {"rating": rating},
         "invitee": None if invitee is None else user_json(invitee),
         "bots": request.bots_may_accept,
+        "rated": request.rated,
         "variant": request.variant,
         "stake": request.stake,
         "options": request.options,
@@ -188,10 +197,13 @@ async def create_request(body: RequestIn, request: Request) -> dict[str, Any]:
     async with club.db.transaction() as session:
         invitee = await _invitee(session, body.opponent, user)
         check_bot_policy(invitee, body.variant, body.stake)
+        if invitee is not None and await social.blocked_between(session, user.id, invitee.id):
+            raise Forbidden(f"you cannot challenge {invitee.username}", code="cannot_send")
         left = await abandoning(session, user.id)
         if left is not None:
             raise Conflict(f"return to your game {left} before opening a new request",
                            code="abandoning")  # fmt: skip
+        await playbans.check_not_banned(session, user.id, club.now())
         balance = await ledger.balance_of(session, user.id)
         if balance < needed:
             raise ApiError(
@@ -203,11 +215,18 @@ async def create_request(body: RequestIn, request: Request) -> dict[str, Any]:
             id=club.new_id(), owner_id=user.id, variant=body.variant, stake=body.stake,
             options=options, clock=str(control), status="open", created_at=club.now(),
             invitee_id=None if invitee is None else invitee.id,
-            bots_may_accept=body.bots and invitee is None,
+            bots_may_accept=body.bots and invitee is None, rated=body.rated,
         )  # fmt: skip
         session.add(game_request)
-    view = request_json(game_request, user, invitee)
+        rating = (await standings.ratings_of(session, [user.id], body.variant))[user.id]
+        notes = []
+        if invitee is not None and not invitee.is_bot:
+            challenge = {"request_id": game_request.id, "from": user.username,
+                         "variant": body.variant, "stake": body.stake}  # fmt: skip
+            notes.append(await notify.add(session, club.now(), invitee.id, "challenge", challenge))
+    view = request_json(game_request, user, invitee, rating)
     await publish_request(club, game_request, "request_added", view)
+    await notify.push(club, notes)
     if club.bots is not None:
         club.bots.request_posted(game_request, invitee)
     return view
@@ -292,7 +311,11 @@ async def open_request_views(club: Club, viewer: int | None = None) -> list[dict
             .where(GameRequest.status == "open", visible)
             .order_by(GameRequest.created_at)
         )
-        return [request_json(r, owner, to) for r, owner, to in rows.all()]
+        found = rows.all()
+        ratings = await standings.owners_ratings(
+            session, [(owner.id, r.variant) for r, owner, _ in found]
+        )
+        return [request_json(r, owner, to, ratings[owner.id, r.variant]) for r, owner, to in found]
 
 
 @router.delete("/{request_id}")
@@ -344,6 +367,10 @@ async def accept(club: Club, request_id: str, user: User) -> dict[str, Any]:
         if left is not None:
             raise Conflict(f"return to your game {left} before starting another",
                            code="abandoning")  # fmt: skip
+        if not user.is_bot:
+            await playbans.check_not_banned(session, user.id, club.now())
+        if await social.blocked_between(session, user.id, found.owner_id):
+            raise Forbidden("you cannot play this player", code="cannot_send")
         claimed = await session.execute(
             update(GameRequest)
             .where(GameRequest.id == found.id, GameRequest.status == "open")
@@ -354,7 +381,16 @@ async def accept(club: Club, request_id: str, user: User) -> dict[str, Any]:
         if user.is_bot and club.bots is not None:
             await club.bots.cover(session, user, needed)
         game = await start_game(club, session, found, game_id, user.id)
+        owner = await session.get(User, found.owner_id)
+        notes = []
+        if owner is not None and not owner.is_bot:
+            accepted = {"game_id": game.id, "by": user.username, "variant": found.variant,
+                        "stake": found.stake, "request_id": found.id}  # fmt: skip
+            notes.append(await notify.add(session, club.now(), owner.id, "request_accepted",
+                                          accepted))  # fmt: skip
     await publish_request(club, found, "request_removed", {"id": found.id})
+    await notify.push(club, notes)
+    await presence.refresh(club, [found.owner_id, user.id])
     round_ = await club.round_registry().get(game.id)
     summary = round_.summary()
     await club.bus.publish("lobby", json.dumps({"t": "game_started", "d": summary}))
@@ -390,7 +426,7 @@ async def start_game(
         seat0_id=found.owner_id, seat1_id=acceptor, status="live", seq=0,
         dice_secret=None, next_roll=1, clock=None, held0=0, held1=0,
         away0=None if owner_is_bot else now, away1=None if acceptor_is_bot else now,
-        spectators=0, created_at=now,
+        spectators=0, created_at=now, rated=found.rated,
     )  # fmt: skip
     session.add(game)
     session.add(GameEvent(game_id=game_id, seq=0, event=created, at=now))
@@ -411,8 +447,10 @@ async def start_game(
 
 @socket_router.websocket("/ws/lobby")
 async def lobby_socket(ws: WebSocket) -> None:
-    """Open requests and live games now, then every change; plus the user's own channel."""
+    """Open requests and live games now, then every change; plus the user's own channel
+    and the lobby's chat (``chat_readers.LobbyChat``)."""
     from .channel import same_origin
+    from .chat_readers import LobbyChat
 
     club = club_of(ws)
     if not same_origin(ws):
@@ -420,27 +458,32 @@ async def lobby_socket(ws: WebSocket) -> None:
         return
     user = await user_of(club, ws)
     await ws.accept()
-    queue: asyncio.Queue[str] = asyncio.Queue(maxsize=1024)
+    queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=1024)
 
-    def on_message(text: str) -> None:
+    def on_message(text: Any) -> None:
         with contextlib.suppress(asyncio.QueueFull):
             queue.put_nowait(text)
 
     channels = ["lobby"] + ([f"user:{user.id}"] if user else [])
     for channel in channels:
         await club.bus.subscribe(channel, on_message)
+    lobby_chat = LobbyChat(club, user, on_message)
+    await lobby_chat.open()
     try:
         requests = await open_request_views(club, None if user is None else user.id)
         games = await live_summaries(club)
         hello = {"t": "lobby", "d": {"requests": requests, "games": games,
                                      "you": None if user is None else user_json(user)}}  # fmt: skip
         await ws.send_text(json.dumps(hello))
-        reader = asyncio.create_task(_drain(ws))
+        await ws.send_text(await lobby_chat.history())
+        reader = asyncio.create_task(_drain(ws, lobby_chat))
         while not reader.done():
             getter = asyncio.create_task(queue.get())
             done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
             if getter in done:
-                await ws.send_text(getter.result())
+                text = await lobby_chat.outgoing(getter.result())
+                if text is not None:
+                    await ws.send_text(text)
             else:
                 getter.cancel()
     except (WebSocketDisconnect, RuntimeError):
@@ -448,13 +491,15 @@ async def lobby_socket(ws: WebSocket) -> None:
     finally:
         for channel in channels:
             await club.bus.unsubscribe(channel, on_message)
+        await lobby_chat.close()
 
 
-async def _drain(ws: WebSocket) -> None:
-    """Read (and answer pings on) the lobby socket until the client leaves."""
+async def _drain(ws: WebSocket, lobby_chat: Any) -> None:
+    """Read the lobby socket until the client leaves: answer pings, take chat lines."""
     while True:
         message = await ws.receive()
         if message["type"] == "websocket.disconnect":
             return
-        if message.get("text") and len(message["text"]) < 256 and '"ping"' in message["text"]:
-            await ws.send_text('{"t":"pong"}')
+        reply = await lobby_chat.incoming(message.get("text") or message.get("bytes") or b"")
+        if reply is not None:
+            await ws.send_text(reply)

@@ -40,7 +40,19 @@ class PingMsg:
     """``{"t": "ping"}``: answered by ``pong`` (keeps proxies from closing idle sockets)."""
 
 
-ClientMsg = ActionMsg | SyncMsg | PingMsg
+@dataclass(frozen=True, slots=True)
+class ChatMsg:
+    """``{"t": "chat", "room": "players", "text": "gl hf"}``: say a line in a chat room.
+
+    Only the types are checked here; the room, the length and the right to speak
+    are the chat's to judge (``server/chat.py``), with their own error codes.
+    """
+
+    room: str | None
+    text: str
+
+
+ClientMsg = ActionMsg | SyncMsg | PingMsg | ChatMsg
 
 
 def parse_client(text: str | bytes, max_size: int) -> ClientMsg:
@@ -48,10 +60,12 @@ def parse_client(text: str | bytes, max_size: int) -> ClientMsg:
 
     >>> parse_client('{"t": "action", "v": 3, "d": {"type": "roll"}}', 4096)
     ActionMsg(seen=3, data={'type': 'roll'})
-    >>> parse_client('{"t": "fly"}', 4096)
+    >>> parse_client('{"t": 5}', 4096)
     Traceback (most recent call last):
     ...
-    sheshbesh.server.protocol.BadFrame: unknown frame type 'fly'; expected action, sync or ping
+    sheshbesh.server.protocol.BadFrame: unknown frame type 5; expected action, sync, ping or chat
+    >>> parse_client('{"t": "chat", "room": "players", "text": "gl hf"}', 4096)
+    ChatMsg(room='players', text='gl hf')
     """
     if len(text) > max_size:
         raise BadFrame(f"frame of {len(text)} bytes is over the limit of {max_size}")
@@ -71,7 +85,18 @@ def parse_client(text: str | bytes, max_size: int) -> ClientMsg:
         if not isinstance(data, dict):
             raise BadFrame("an action frame needs 'd', an object with the action's 'type'")
         return ActionMsg(_seq(frame), data)
-    raise BadFrame(f"unknown frame type {kind!r}; expected action, sync or ping")
+    if kind == "chat":
+        return _chat(frame)
+    raise BadFrame(f"unknown frame type {kind!r}; expected action, sync, ping or chat")
+
+
+def _chat(frame: dict[str, Any]) -> ChatMsg:
+    room, text = frame.get("room"), frame.get("text")
+    if room is not None and (not isinstance(room, str) or len(room) > 20):
+        raise BadFrame("a chat frame's 'room' is the room's name, e.g. 'players'")
+    if not isinstance(text, str):
+        raise BadFrame("a chat frame needs 'text', the line to say")
+    return ChatMsg(room, text)
 
 
 def _seq(frame: dict[str, Any]) -> int:
@@ -91,8 +116,9 @@ def frame(kind: str, data: Any = None, v: int | None = None) -> str:
     return json.dumps(out, separators=(",", ":"))
 
 
-def error_frame(code: str, message: str, re: str | None = None) -> str:
-    data = {"error": code, "message": message}
+def error_frame(code: str, message: str, re: str | None = None, **details: Any) -> str:
+    """``{"error", "message", "re"}`` plus any details (a chat refusal's ``retry`` seconds)."""
+    data: dict[str, Any] = {"error": code, "message": message}
     if re is not None:
         data["re"] = re
-    return frame("error", data)
+    return frame("error", data | details)

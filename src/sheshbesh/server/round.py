@@ -31,14 +31,18 @@ from sheshbesh.play.clock import Clock
 from sheshbesh.play.dice import DiceBox
 from sheshbesh.play.fair import FairDice
 from sheshbesh.store.group import MoveWrite
-from sheshbesh.store.models import Game, GameEvent, User
+from sheshbesh.store.models import Game, GameEvent, Notification, User
 
+from . import notify, presence, standings
+from .avatars import avatar_url
 from .club import Club
 from .errors import ApiError, Conflict, Forbidden, NotFound
 from .escrow import store_applied
 from .tables import Applied, Table, replay_table
 
 log = logging.getLogger(__name__)
+ARRIVAL = 15.0
+"""Seconds a player may take to open a game he just started before "your turn" is sent."""
 
 
 class Round:
@@ -56,6 +60,10 @@ class Round:
         self.timer: asyncio.Task[None] | None = None
         self.bot_seats: dict[int, str] = {}
         """Seat → engine of each seat a club bot plays (``server/bots.py`` acts for it)."""
+        self.avatars: dict[int, str] = {}
+        """User id → the avatar's URL, with its version (as ``user_json`` gives it)."""
+        self.ratings: dict[int, dict[str, Any]] = {}
+        """User id → rating in this game's variant (and, once rated, its change)."""
 
     # --- loading --------------------------------------------------------------------
 
@@ -65,19 +73,26 @@ class Round:
             if game is None:
                 raise NotFound(f"no game {self.id!r}")
             events = await events_after(session, self.id, -1)
-            users = (await session.execute(
-                select(User.id, User.username, User.bot_engine)
-                .where(User.id.in_([game.seat0_id, game.seat1_id]))
-            )).all()  # fmt: skip
-            self.names = {uid: name for uid, name, _ in users}
-            engines = {uid: engine for uid, _, engine in users if engine}
+            users = list(await session.scalars(
+                select(User).where(User.id.in_([game.seat0_id, game.seat1_id]))
+            ))  # fmt: skip
+            self.names = {user.id: user.username for user in users}
+            self.avatars = {user.id: avatar_url(user) for user in users}
+            engines = {user.id: user.bot_engine for user in users if user.bot_engine}
             self.bot_seats = {
                 seat: engines[uid]
                 for seat, uid in enumerate((game.seat0_id, game.seat1_id))
                 if uid in engines
             }
+            await self._read_ratings(session, game)
         self.game = game
         self.table = replay_table(game.kind, events[0], events[1:])
+
+    async def _read_ratings(self, session: AsyncSession, game: Game) -> None:
+        seats = [game.seat0_id, game.seat1_id]
+        ratings = await standings.ratings_of(session, seats, game.variant)
+        changes = await standings.changes_of(session, game.id) if game.status != "live" else {}
+        self.ratings = {uid: ratings[uid] | {"change": changes.get(uid)} for uid in seats}
 
     async def catch_up(self, session: AsyncSession, game: Game) -> Table:
         """The table at the stored sequence number (another process may have moved on)."""
@@ -103,9 +118,11 @@ class Round:
 
     def players(self) -> list[dict[str, Any]]:
         return [
-            {"seat": seat, "id": uid, "username": self.names.get(uid, "?")}
+            {"seat": seat, "id": uid, "username": self.names.get(uid, "?"),
+             "avatar": self.avatars.get(uid),
+             "is_bot": seat in self.bot_seats, "rating": self.ratings.get(uid)}
             for seat, uid in enumerate(self.seats)
-        ]
+        ]  # fmt: skip
 
     def clock(self) -> Clock | None:
         assert self.game is not None
@@ -320,7 +337,18 @@ class Round:
             "to_act": seat,
             "legal": table.legal() if seat is not None else None,
         }
+        if table.finished:
+            async with self.club.db.read() as session:
+                assert self.game is not None
+                await self._read_ratings(session, self.game)
+            message["players"] = self.players()
         await self.club.bus.publish_data(f"game:{self.id}", message)
+        if applied.notes:
+            await notify.push(self.club, applied.notes)
+        if table.finished:
+            await presence.refresh(self.club, list(self.seats))
+        elif seat is not None and seat not in self.bot_seats:
+            await self._tell_absent(seat)
         if table.finished:
             await self.club.bus.publish("lobby", json.dumps({"t": "game_finished",
                                                              "d": self.summary()}))  # fmt: skip
@@ -330,6 +358,30 @@ class Round:
         self.schedule()
         if self.club.bots is not None:
             self.club.bots.poke(self)
+
+    async def _tell_absent(self, seat: int) -> None:
+        """A "your turn" notification for a player who is not in the room (one per absence)."""
+        game = self.game
+        assert game is not None
+        away = game.away0 if seat == 0 else game.away1
+        if away is None or (away == game.created_at and self.club.now() - away < ARRIVAL):
+            return  # here, or still on the way from the lobby to a game just begun
+        user_id = self.seats[seat]
+        async with self.club.db.transaction() as session:
+            waiting = await session.scalar(
+                select(Notification.id).where(
+                    Notification.user_id == user_id,
+                    Notification.kind == "your_turn",
+                    Notification.read_at.is_(None),
+                    Notification.data["game_id"].as_string() == self.id,
+                )
+            )
+            if waiting is not None:
+                return
+            other = self.names.get(self.seats[1 - seat], "?")
+            data = {"game_id": self.id, "variant": game.variant, "opponent": other}
+            note = await notify.add(session, self.club.now(), user_id, "your_turn", data)
+        await notify.push(self.club, [note])
 
     # --- presence -------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ opening winner takes White).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sheshbesh.games.race import Side
@@ -39,6 +39,8 @@ class Applied:
     table: Table
     events: tuple[Event, ...]
     clock: Clock | None
+    notes: list[Any] = field(default_factory=list)
+    """Notifications the stored action wrote (a finished game's results), pushed after commit."""
 
 
 class Table:

@@ -6,10 +6,21 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from sqlalchemy import func, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from sheshbesh.store import ledger
-from sheshbesh.store.models import Account, Entry, Game, Transfer, User
+from sheshbesh.store.models import (
+    Account,
+    Entry,
+    FriendRequest,
+    Game,
+    RatingChange,
+    Relation,
+    Transfer,
+    User,
+)
 
+from . import playbans, standings
 from .auth import require_user, user_json
 from .club import club_of
 from .errors import NotFound
@@ -42,12 +53,68 @@ async def profile(username: str, request: Request) -> dict[str, Any]:
             out["balance"] = await ledger.balance_of(session, user.id)  # a bot's is public
         if user.is_bot:
             out["bot"] = {"engine": user.bot_engine} | (user.bot_policy or {})
-        out["recent"] = [
-            {"id": g.id, "variant": g.variant, "kind": g.kind, "stake": g.stake,
-             "status": g.status, "result": g.result, "seat": 0 if g.seat0_id == user.id else 1}
-            for g in games[:20]
-        ]  # fmt: skip
+        out["ratings"] = await standings.all_ratings(session, user.id)
+        now = club.now()
+        if viewer is not None and viewer.id == user.id:
+            out["playban"] = await playbans.standing(session, user.id, now)
+        out["relation"] = await relation_between(session, viewer, user)
+        out["recent"] = await recent_games(session, user.id, games[:20])
     return out
+
+
+async def recent_games(session: AsyncSession, user_id: int, games: list[Game]) -> list[Any]:
+    """The last games with the opponent's name and what each did to the rating."""
+    opponents = {g.seat1_id if g.seat0_id == user_id else g.seat0_id for g in games}
+    names = dict((await session.execute(
+        select(User.id, User.username).where(User.id.in_(opponents))
+    )).all())  # fmt: skip
+    changes = {
+        row.game_id: round(row.after - row.before, 2)
+        for row in await session.scalars(
+            select(RatingChange).where(
+                RatingChange.user_id == user_id,
+                RatingChange.game_id.in_([g.id for g in games]),
+            )
+        )
+    }
+    out = []
+    for g in games:
+        seat = 0 if g.seat0_id == user_id else 1
+        out.append({
+            "id": g.id, "variant": g.variant, "kind": g.kind, "stake": g.stake,
+            "status": g.status, "result": g.result, "seat": seat, "rated": g.rated,
+            "opponent": names.get(g.seat1_id if seat == 0 else g.seat0_id, "?"),
+            "rating_change": changes.get(g.id), "finished_at": g.finished_at,
+        })  # fmt: skip
+    return out
+
+
+async def relation_between(session: AsyncSession, viewer: User | None, user: User) -> str | None:
+    """How the viewer stands toward the player: ``self``, ``friend``, ``blocked``,
+    ``request_sent``, ``request_received`` or None (strangers, or nobody logged in)."""
+    if viewer is None:
+        return None
+    if viewer.id == user.id:
+        return "self"
+    kind = await session.scalar(
+        select(Relation.kind).where(Relation.user_id == viewer.id, Relation.other_id == user.id)
+    )
+    if kind == "block":
+        return "blocked"
+    if kind == "friend":
+        return "friend"
+    pending = await session.scalar(
+        select(FriendRequest.sender_id).where(
+            FriendRequest.status == "open",
+            or_(
+                (FriendRequest.sender_id == viewer.id) & (FriendRequest.recipient_id == user.id),
+                (FriendRequest.sender_id == user.id) & (FriendRequest.recipient_id == viewer.id),
+            ),
+        )
+    )
+    if pending is None:
+        return None
+    return "request_sent" if pending == viewer.id else "request_received"
 
 
 def record_of(user_id: int, games: list[Game]) -> dict[str, int]:

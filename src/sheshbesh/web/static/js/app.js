@@ -3,6 +3,9 @@
 // which may return a function that unmounts (closes sockets, stops timers).
 
 import { api, ApiError } from "./api.js";
+import { Channel } from "./channel.js";
+import { describe } from "./views/notifications.js";
+import { avatarImg } from "./avatar.js";
 import { clear, h, s } from "./dom.js";
 import { chosenLanguage, LANGUAGES, language, number, setLanguage, t } from "./i18n.js";
 
@@ -13,6 +16,9 @@ const ROUTES = [
   [/^#\/game\/([\w-]+)$/, () => import("./views/game.js"), {}, ["game"]],
   [/^#\/profile\/([\w-]+)$/, () => import("./views/profile.js"), {}, ["name"]],
   [/^#\/verify$/, () => import("./views/verify.js")],
+  [/^#\/friends$/, () => import("./views/friends.js")],
+  [/^#\/notifications$/, () => import("./views/notifications.js")],
+  [/^#\/shop$/, () => import("./views/shop.js")],
 ];
 
 const ctx = {
@@ -28,7 +34,14 @@ const ctx = {
       toast(error.message, "bad");
     }
     renderHeader();
+    followUser();
     return ctx.me;
+  },
+  setUnread(count) {
+    if (!ctx.me) return;
+    ctx.me.unread = count;
+    const badge = document.querySelector(".bell .count");
+    if (badge) { badge.textContent = String(count); badge.hidden = !count; }
   },
   setBalance(balance) {
     if (ctx.me) ctx.me.balance = balance;
@@ -52,15 +65,20 @@ function renderHeader() {
     h("a", { class: "brand", href: "#/" }, h("img", { src: "/static/favicon.svg", alt: "" }), "sheshbesh"),
     h("nav", { class: "nav", "aria-label": t("nav.main") },
       h("a", { href: "#/" }, t("nav.lobby")),
-      h("a", { href: "#/verify" }, t("nav.verify"))),
+      me ? h("a", { href: "#/friends", "data-testid": "nav-friends" }, t("nav.friends")) : null,
+      h("a", { href: "#/verify" }, t("nav.verify")),
+      h("a", { href: "#/shop" }, t("shop.nav"))),
     h("span", { class: "spacer" }),
     me
       ? h("nav", { class: "nav", "aria-label": t("nav.account") },
           h("span", { class: "balance", title: t("nav.balance"), "data-testid": "balance" },
             t("fun.amount", { amount: number(me.balance) })),
-          h("a", { class: "bell", href: `#/profile/${me.username}`, "aria-label": t("nav.notifications") },
-            bellIcon(), h("span", { class: "count", hidden: !me.unread }, String(me.unread || 0))),
-          h("a", { href: `#/profile/${me.username}`, "data-testid": "me" }, me.username),
+          h("a", { class: "bell", href: "#/notifications", "aria-label": t("nav.notifications"),
+            "data-testid": "bell" },
+            bellIcon(), h("span", { class: "count", hidden: !me.unread, "data-testid": "unread" },
+              String(me.unread || 0))),
+          h("a", { class: "me", href: `#/profile/${me.username}`, "data-testid": "me" },
+            avatarImg(me, 24, { decorative: true }), me.username),
           h("button", { class: "secondary", type: "button", onclick: logout }, t("nav.logout")))
       : h("nav", { class: "nav", "aria-label": t("nav.account") },
           h("a", { href: "#/login" }, t("nav.login")),
@@ -77,8 +95,38 @@ function bellIcon() {
 async function logout() {
   await api.post("/api/logout");
   ctx.me = null;
+  followUser();
   renderHeader();
   ctx.navigate("#/");
+}
+
+// The player's own socket (/ws/me), open while someone is logged in: his
+// notifications and his friends' comings and goings. Every frame is relayed to
+// the views as the window event "sheshbesh:user-frame" (detail: the frame).
+let userSocket = null;
+let userSocketOf = null;
+
+function followUser() {
+  const id = ctx.me ? ctx.me.id : null;
+  if (id === userSocketOf) return;
+  if (userSocket) userSocket.close();
+  userSocket = null;
+  userSocketOf = id;
+  if (id !== null) userSocket = new Channel("/ws/me", { onFrame: onUserFrame });
+}
+
+function onUserFrame(frame) {
+  if (frame.t === "hello" || frame.t === "unread") ctx.setUnread(frame.d.unread);
+  if (frame.t === "notification") {
+    ctx.setUnread(frame.d.unread);
+    const { text, href } = describe(frame.d, t);
+    const here = location.hash.split("?")[0] || "#/";
+    const lobbyKnows = here === "#/" && frame.d.kind === "challenge";  // the lobby says it itself
+    if (here !== href && here !== "#/notifications" && !lobbyKnows) {
+      toast(h("a", { href, class: "toast-link" }, text));
+    }
+  }
+  window.dispatchEvent(new CustomEvent("sheshbesh:user-frame", { detail: frame }));
 }
 
 export function toast(message, kind = "") {

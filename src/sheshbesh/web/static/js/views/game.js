@@ -3,8 +3,10 @@
 // Players and spectators use the same room; a spectator simply has no buttons.
 // The server decides: the room only sends what a `legal` frame offered.
 
+import { applyTheme, avatarImg } from "../avatar.js";
 import { Channel } from "../channel.js";
-import { clear, h } from "../dom.js";
+import { chatPanel } from "../chat.js";
+import { append, clear, h } from "../dom.js";
 
 const BUTTONS = ["roll", "double", "take", "beaver", "drop", "undo", "confirm", "accept_resign",
   "decline_resign", "offer_draw", "accept_draw", "decline_draw"];
@@ -19,6 +21,7 @@ export async function mount(main, ctx) {
   const prefs = JSON.parse(localStorage.getItem("room-prefs") || "{}");
 
   const boardHost = h("div", { class: "board-host", "data-testid": "board" });
+  applyTheme(boardHost, ctx.me?.theme ?? null);  // each viewer sees the board in his own theme
   const top = h("div", { class: "players" });
   const bottom = h("div", { class: "players" });
   const status = h("p", { class: "status-line", "aria-live": "polite", "data-testid": "status" });
@@ -32,14 +35,38 @@ export async function mount(main, ctx) {
     h("label", { class: "check" }, autoRoll, t("room.auto_roll")),
     h("label", { class: "check" }, autoConfirm, t("room.auto_confirm")));
   const title = h("h1", {}, t("room.loading"));
+  const chat = chatPanel({
+    t, me: ctx.me, toast: ctx.toast, label: t("chat.title"), canWrite: chatClosedBecause,
+    send: (name, text) => channel.send({ t: "chat", room: name, text }),
+  });
 
   const root = h("div", { class: "room", "data-testid": "room" },
     h("section", {}, title, top, boardHost, bottom),
     h("aside", { class: "stack" },
       h("div", { class: "card stack" }, status, actions, options),
       result, replayBox,
+      chat.el,
       h("details", { class: "card" }, h("summary", {}, t("room.moves")), log)));
   main.append(root);
+
+  // Why the viewer may not write in a chat room now (null: he may); the server checks the same.
+  function chatClosedBecause(name) {
+    if (!ctx.me) return t("chat.login");
+    const over = !!room.state && !!(room.state.match ? room.state.match.result : room.state.result);
+    return name === "spectators" && room.you !== null && !over ? t("chat.after_game") : null;
+  }
+
+  // After the game the players may read and join the spectators' room (as on lichess).
+  async function openSpectatorsChat() {
+    chat.refresh();
+    if (room.you === null || chat.has("spectators")) return;
+    try {
+      const found = await ctx.api.get(`/api/chat/game:${id}:spectators/history`);
+      chat.history({ room: "spectators", lines: found.lines });
+    } catch (error) {
+      console.warn(error);
+    }
+  }
 
   function savePrefs() {
     localStorage.setItem("room-prefs", JSON.stringify({
@@ -86,13 +113,33 @@ export async function mount(main, ctx) {
     const toAct = room.state.to_act === side && !room.state.result;
     const clock = clockText(side);
     const score = room.state.match ? room.state.match.score[side] : null;
+    const player = room.players[seat] || {};
+    const rating = player.rating;
     return h("div", { class: `player${toAct ? " to-act" : ""}`, "data-testid": `player-${side}` },
       h("span", { class: `swatch ${side}`, "aria-hidden": "true" }),
-      h("span", { class: "name" }, nameOfSide(side), seat === room.you ? ` (${t("room.you")})` : ""),
+      player.username ? avatarImg(player, 28) : null,
+      h("a", { class: "name", href: `#/profile/${encodeURIComponent(nameOfSide(side))}` },
+        nameOfSide(side), seat === room.you ? ` (${t("room.you")})` : ""),
+      player.is_bot ? h("span", { class: "tag" }, t("profile.bot")) : null,
+      rating ? h("span", { class: "rating muted", "data-testid": `rating-${side}`,
+        title: rating.provisional ? t("profile.provisional") : null }, rating.shown) : null,
+      rating?.change ? h("span", { class: rating.change.delta >= 0 ? "good" : "bad", "data-testid": `rating-change-${side}` },
+        `${rating.change.delta >= 0 ? "+" : "−"}${Math.abs(rating.change.delta).toFixed(2)}`) : null,
       presence && !presence.online ? h("span", { class: "offline" }, t("room.offline")) : null,
       score !== null && score !== undefined ? h("span", { class: "tag" }, t("room.points", { n: score })) : null,
       clock ? h("span", { class: `clock${clock.running ? " running" : ""}${clock.low ? " low" : ""}`,
         "aria-label": t("room.clock_of", { name: nameOfSide(side) }) }, clock.text) : null);
+  }
+
+  async function refreshPlayers() {
+    // The game's end changed the ratings: read them (and each one's change) once more.
+    try {
+      const summary = await ctx.api.get(`/api/games/${id}`);
+      room.players = summary.players;
+      render();
+    } catch (error) {
+      console.warn(error);
+    }
   }
 
   function clockText(side) {
@@ -175,7 +222,7 @@ export async function mount(main, ctx) {
     const stake = room.summary?.stake || 0;
     const mine = mySide();
     const paid = mine && final.payout ? (final.payout[mine] || 0) * stake : null;
-    result.append(
+    append(result, [
       h("h2", {}, winner ? t("result.wins", { name: nameOfSide(winner) }) : t("result.draw")),
       s.match ? h("p", {}, t("result.match_score", { w: final.score[0], b: final.score[1] }))
         : final.level ? h("p", {}, t("result.points", { level: levelName(final.level), points: final.points })) : null,
@@ -185,7 +232,7 @@ export async function mount(main, ctx) {
           : t("result.you_lost_fun", { amount: ctx.number(-paid) })) : null,
       h("p", { class: "row" },
         h("a", { class: "button secondary", href: `/api/games/${id}/record`, download: `${id}.json` }, t("result.record")),
-        h("a", { class: "button secondary", href: `#/verify?game=${id}` }, t("result.verify"))));
+        h("a", { class: "button secondary", href: `#/verify?game=${id}` }, t("result.verify")))]);
   }
 
   function renderLog() {
@@ -311,6 +358,8 @@ export async function mount(main, ctx) {
           room.legal = null;
           room.pending = false;
           if (room.summary && d.result && d.kind !== "match") room.summary.status = "finished";
+          if (d.match ? d.match.result : d.result) refreshPlayers();
+          if (d.match ? d.match.result : d.result) openSpectatorsChat();
           break;
         case "legal":
           room.legal = d;
@@ -327,7 +376,12 @@ export async function mount(main, ctx) {
         case "presence_all":
           room.presence = d.map((p) => ({ ...p, at: performance.now() }));
           break;
+        case "chat":
+          return chat.line(d);
+        case "chat_history":
+          return chat.history(d);
         case "error":
+          if (d.re === "chat") return chat.refused(d);
           room.pending = false;
           if (d.error === "not_found") {
             clear(main).append(h("h1", {}, t("error.not_found")));

@@ -1,7 +1,9 @@
 // The lobby: post a game request, accept one with a click, and watch games being
 // played now. Everything updates live from the lobby socket (docs/protocol.md).
 
+import { avatarImg } from "../avatar.js";
 import { Channel } from "../channel.js";
+import { chatPanel } from "../chat.js";
 import { clear, h } from "../dom.js";
 
 const CLOCKS = ["untimed", "delay 12s + 5m", "delay 12s + 10m", "delay 15s + 30m",
@@ -16,10 +18,17 @@ export async function mount(main, ctx) {
   const mine = h("div");
   const variants = await api.get("/api/requests/variants");
   const bots = ctx.me ? await api.get("/api/bots") : [];
+  const friends = ctx.me ? await api.get("/api/friends").then((f) => f.friends || [], () => []) : [];
 
-  const form = ctx.me ? requestForm(ctx, variants, bots) : h("p", {},
+  const form = ctx.me ? requestForm(ctx, variants, bots, friends) : h("p", {},
     h("a", { href: "#/login" }, t("nav.login")), " · ", h("a", { href: "#/register" }, t("nav.register")),
     " — ", t("lobby.login_to_play"));
+
+  const chat = chatPanel({
+    t, me: ctx.me, toast: ctx.toast, label: t("chat.room_lobby"),
+    canWrite: () => (ctx.me ? null : t("chat.login")),
+    send: (room, text) => channel.send({ t: "chat", room, text }),
+  });
 
   main.append(
     mine,
@@ -31,8 +40,8 @@ export async function mount(main, ctx) {
             h("th", {}, t("lobby.player")), h("th", {}, t("lobby.game")),
             h("th", { class: "num" }, t("lobby.stake")), h("th", {}, t("lobby.clock")), h("th", {}, ""))),
           requestsBody)),
-      h("section", { class: "card", "aria-labelledby": "new-title" },
-        h("h2", { id: "new-title" }, t("lobby.new_request")), form)),
+      h("div", {}, h("section", { class: "card", "aria-labelledby": "new-title" },
+        h("h2", { id: "new-title" }, t("lobby.new_request")), form), chat.el)),
     h("section", { class: "card", "aria-labelledby": "live-title" },
       h("h2", { id: "live-title" }, t("lobby.now_playing")),
       h("table", { class: "responsive", "data-testid": "live" },
@@ -83,6 +92,12 @@ export async function mount(main, ctx) {
         }
       } else if (frame.t === "game_finished") {
         games.delete(frame.d.id);
+      } else if (frame.t === "chat") {
+        return chat.line(frame.d);
+      } else if (frame.t === "chat_history") {
+        return chat.history(frame.d);
+      } else if (frame.t === "error" && frame.d.re === "chat") {
+        return chat.refused(frame.d);
       } else {
         return;
       }
@@ -110,6 +125,7 @@ export function optionTags(t, request) {
   if (o.last_roll) tags.push(t("option.last_roll"));
   if (o.move_limit) tags.push(t("option.move_limit_n", { n: o.move_limit }));
   if (request.invitee) tags.push(t("lobby.challenge_to", { name: request.invitee.username }));
+  if (request.rated === false) tags.push(t("lobby.unrated"));
   return tags.map((tag) => h("span", { class: "tag" }, tag));
 }
 
@@ -136,7 +152,10 @@ function requestRow(ctx, request) {
     } }, t("lobby.accept"));
   }
   return h("tr", { dataset: { request: request.id } },
-    h("td", {}, h("a", { href: `#/profile/${request.owner.username}` }, request.owner.username)),
+    h("td", {}, h("a", { class: "who", href: `#/profile/${request.owner.username}` },
+      avatarImg(request.owner, 24), request.owner.username),
+      request.owner.rating ? h("span", { class: "rating muted", "data-testid": "owner-rating" },
+        ` ${request.owner.rating.shown}`) : null),
     h("td", { class: "wide" }, t(`variant.${request.variant}`), " ", optionTags(t, request)),
     h("td", { class: "num" }, request.stake ? t("fun.amount", { amount: ctx.number(request.stake) }) : t("lobby.free")),
     h("td", {}, clockLabel(t, request.clock)),
@@ -160,9 +179,11 @@ export function clockLabel(t, clock) {
   return clock === "untimed" ? t("clock.untimed") : clock;
 }
 
-function requestForm(ctx, variants, bots) {
+function requestForm(ctx, variants, bots, friends) {
   const { t, api } = ctx;
   const opponent = h("select", { name: "opponent", "data-testid": "opponent" });
+  const wanted = ctx.params.get("opponent");  // "Challenge" on a profile or the friends page
+  const rated = h("input", { type: "checkbox", name: "rated", checked: true });
   const botsMayAccept = h("input", { type: "checkbox", name: "bots", checked: true });
   const botsLabel = h("label", { class: "check" }, botsMayAccept, t("lobby.bots_may_accept"));
   const byName = new Map(variants.map((v) => [v.variant, v]));
@@ -198,13 +219,21 @@ function requestForm(ctx, variants, bots) {
     }
   }
   function renderOpponents() {
-    // A private challenge to a bot that plays this game; anyone else is a public request.
-    const chosen = opponent.value;
+    // A private challenge to a friend, or to a bot that plays this game; else a public request.
+    const chosen = opponent.value || wanted || "";
     clear(opponent);
     opponent.append(h("option", { value: "" }, t("lobby.anyone")));
-    for (const bot of bots.filter((b) => b.variants.includes(variant.value))) {
-      opponent.append(h("option", { value: bot.username, selected: bot.username === chosen },
-        t("lobby.bot_name", { name: bot.username })));
+    const people = friends.map((f) => f.username);
+    if (wanted && !people.includes(wanted) && !bots.some((b) => b.username === wanted)) people.unshift(wanted);
+    if (people.length) {
+      opponent.append(h("optgroup", { label: t("lobby.people") }, people.map((name) =>
+        h("option", { value: name, selected: name === chosen }, name))));
+    }
+    const playing = bots.filter((b) => b.variants.includes(variant.value));
+    if (playing.length) {
+      opponent.append(h("optgroup", { label: t("lobby.bots") }, playing.map((bot) =>
+        h("option", { value: bot.username, selected: bot.username === chosen },
+          t("lobby.bot_name", { name: bot.username })))));
     }
     botsLabel.hidden = opponent.value !== "";
   }
@@ -218,7 +247,8 @@ function requestForm(ctx, variants, bots) {
   return h("form", { class: "stack", "data-testid": "new-request", onsubmit: async (event) => {
     event.preventDefault();
     error.textContent = "";
-    const body = { variant: variant.value, stake: Number(stake.value), clock: clock.value };
+    const body = { variant: variant.value, stake: Number(stake.value), clock: clock.value,
+      rated: rated.checked };
     if (opponent.value) body.opponent = opponent.value;
     else body.bots = botsMayAccept.checked;
     for (const [name, input] of Object.entries(fields)) {
@@ -245,5 +275,5 @@ function requestForm(ctx, variants, bots) {
     h("div", { class: "row" }, h("label", {}, t("lobby.game"), variant),
       h("label", {}, t("lobby.stake_fun"), stake), h("label", {}, t("lobby.clock"), clock),
       h("label", {}, t("lobby.opponent"), opponent)),
-    optionsBox, botsLabel, error, submit);
+    optionsBox, h("label", { class: "check" }, rated, t("lobby.rated")), botsLabel, error, submit);
 }

@@ -1,6 +1,8 @@
-// A player's page: results, recent games (each opens the room, with replay once
-// finished) and, for the player himself, the wallet and its ledger history.
+// A player's page: avatar, ratings per game, results, recent games (each opens the
+// room, with replay once finished), the friend and challenge buttons, and, for the
+// player himself, any play-ban with its reason, the wallet and its ledger history.
 
+import { avatarImg } from "../avatar.js";
 import { h } from "../dom.js";
 import { language } from "../i18n.js";
 
@@ -15,24 +17,38 @@ export async function mount(main, ctx) {
     return;
   }
   const own = ctx.me && ctx.me.id === profile.id;
-  main.append(h("section", { class: "card" },
-    h("h1", {}, profile.username, profile.is_bot ? h("span", { class: "tag" }, t("profile.bot")) : null),
-    h("p", { class: "row" },
-      stat(t("profile.played"), profile.played), stat(t("profile.won"), profile.won),
-      stat(t("profile.lost"), profile.lost), stat(t("profile.drawn"), profile.drawn),
-      stat(t("profile.playing"), profile.playing),
-      own ? stat(t("profile.balance"), t("fun.amount", { amount: ctx.number(profile.balance) })) : null),
-    h("p", { class: "muted" }, t("profile.member_since", {
-      date: new Date(profile.created_at * 1000).toLocaleDateString(language()) }))));
+  const when = (at) => new Date(at * 1000).toLocaleDateString(language());
+  main.append(h("section", { class: "card profile-head", "data-testid": "profile" },
+    avatarImg(profile, 96),
+    h("div", { class: "grow" },
+      h("h1", {}, profile.username, profile.is_bot ? h("span", { class: "tag" }, t("profile.bot")) : null),
+      h("p", { class: "muted" }, t("profile.member_since", { date: when(profile.created_at) })),
+      h("p", { class: "row" },
+        stat(t("profile.played"), profile.played), stat(t("profile.won"), profile.won),
+        stat(t("profile.lost"), profile.lost), stat(t("profile.drawn"), profile.drawn),
+        stat(t("profile.playing"), profile.playing),
+        own ? stat(t("profile.balance"), t("fun.amount", { amount: ctx.number(profile.balance) })) : null),
+      relationButtons(ctx, profile))));
 
+  if (own && profile.playban && (profile.playban.ban || profile.playban.offences)) {
+    main.append(playbanCard(ctx, profile.playban));
+  }
+  main.append(ratingsCard(ctx, profile));
+  const items = await api.get(`/api/users/${encodeURIComponent(name)}/items`).catch(() => null);
+  if (items && items.items.length) main.append(collectionCard(ctx, items));
   main.append(h("section", { class: "card" }, h("h2", {}, t("profile.recent")),
-    profile.recent.length ? h("table", { class: "responsive" },
-      h("thead", {}, h("tr", {}, h("th", {}, t("lobby.game")), h("th", { class: "num" }, t("lobby.stake")),
-        h("th", {}, t("profile.result")), h("th", {}, ""))),
+    profile.recent.length ? h("table", { class: "responsive", "data-testid": "recent" },
+      h("thead", {}, h("tr", {}, h("th", {}, t("lobby.game")), h("th", {}, t("profile.opponent")),
+        h("th", { class: "num" }, t("lobby.stake")), h("th", {}, t("profile.result")),
+        h("th", { class: "num" }, t("profile.rating_change")), h("th", {}, ""))),
       h("tbody", {}, profile.recent.map((game) => h("tr", {},
-        h("td", {}, t(`variant.${game.variant}`)),
-        h("td", { class: "num" }, t("fun.amount", { amount: ctx.number(game.stake) })),
-        h("td", {}, outcome(t, game)),
+        h("td", { "data-label": t("lobby.game") }, t(`variant.${game.variant}`)),
+        h("td", { "data-label": t("profile.opponent") },
+          h("a", { href: `#/profile/${encodeURIComponent(game.opponent)}` }, game.opponent)),
+        h("td", { class: "num", "data-label": t("lobby.stake") },
+          t("fun.amount", { amount: ctx.number(game.stake) })),
+        h("td", { "data-label": t("profile.result") }, outcome(t, game)),
+        h("td", { class: "num", "data-label": t("profile.rating_change") }, delta(game)),
         h("td", {}, h("a", { href: `#/game/${game.id}` },
           game.status === "live" ? t("profile.open") : t("profile.replay")))))))
       : h("p", { class: "empty" }, t("profile.no_games"))));
@@ -51,8 +67,99 @@ export async function mount(main, ctx) {
   }
 }
 
+function ratingsCard(ctx, profile) {
+  const { t } = ctx;
+  const pools = Object.entries(profile.ratings || {});
+  return h("section", { class: "card", "data-testid": "ratings" },
+    h("h2", {}, t("profile.ratings"), profile.is_bot ? h("span", { class: "tag" }, t("profile.bot_rating")) : null),
+    pools.length
+      ? h("table", { class: "responsive" },
+          h("thead", {}, h("tr", {}, h("th", {}, t("lobby.game")), h("th", { class: "num" }, t("profile.rating")),
+            h("th", { class: "num" }, t("profile.rated_games")))),
+          h("tbody", {}, pools.map(([pool, rating]) => h("tr", {},
+            h("td", { "data-label": t("lobby.game") }, t(`variant.${pool}`)),
+            h("td", { class: "num", "data-label": t("profile.rating"),
+                      title: rating.provisional ? t("profile.provisional") : null }, rating.shown),
+            h("td", { class: "num", "data-label": t("profile.rated_games") }, String(rating.games))))))
+      : h("p", { class: "empty" }, t("profile.no_ratings")));
+}
+
+function collectionCard(ctx, items) {
+  // What the player bought in the shop; what he wears is marked.
+  const { t } = ctx;
+  const worn = new Set(Object.values(items.equipped || {}));
+  return h("section", { class: "card", "data-testid": "collection" }, h("h2", {}, t("profile.collection")),
+    h("p", { class: "row" }, items.items.map((p) => h("span", { class: `tag${worn.has(p.item) ? " good" : ""}` },
+      t(`shop.item.${p.item.replace(":", ".")}`), worn.has(p.item) ? ` · ${t("profile.worn")}` : ""))));
+}
+
+function playbanCard(ctx, standing) {
+  const { t } = ctx;
+  const ban = standing.ban;
+  const lines = [];
+  if (ban) {
+    lines.push(h("p", { class: "error" }, t("profile.banned_until", {
+      time: new Date(ban.until * 1000).toLocaleString(language()) })));
+  }
+  lines.push(h("p", {}, t("profile.offences", { count: standing.offences })));
+  if (standing.next) {
+    lines.push(h("p", { class: "muted" }, t("profile.next_ban", { minutes: Math.round(standing.next.seconds / 60) })));
+  }
+  return h("section", { class: `card ${ban ? "warning" : ""}`, "data-testid": "playban" },
+    h("h2", {}, t("profile.playban")), h("p", { class: "muted" }, t("profile.playban_why")), lines);
+}
+
+function relationButtons(ctx, profile) {
+  const { t, api } = ctx;
+  if (!ctx.me || profile.relation === "self") return null;
+  const name = encodeURIComponent(profile.username);
+  const act = (fn, done) => async () => {
+    try {
+      await fn();
+      ctx.toast(done, "good");
+      ctx.navigate(`#/profile/${name}?r=${Date.now()}`);
+    } catch (error) {
+      ctx.toast(error.message, "bad");
+    }
+  };
+  const buttons = [];
+  if (!profile.is_bot || profile.bot) {
+    buttons.push(h("a", { class: "button", href: `#/?opponent=${name}`, "data-testid": "challenge" },
+      t("profile.challenge")));
+  }
+  const relation = profile.relation;
+  if (!profile.is_bot && relation === null) {
+    buttons.push(h("button", { type: "button", "data-testid": "befriend",
+      onclick: act(() => api.post("/api/friends/requests", { username: profile.username }), t("profile.request_sent")) },
+    t("profile.add_friend")));
+  } else if (relation === "request_sent") {
+    buttons.push(h("span", { class: "tag" }, t("profile.request_pending")));
+  } else if (relation === "request_received") {
+    buttons.push(h("a", { class: "button", href: "#/friends" }, t("profile.answer_request")));
+  } else if (relation === "friend") {
+    buttons.push(h("span", { class: "tag good" }, t("profile.friend")),
+      h("button", { type: "button", class: "secondary",
+        onclick: act(() => api.del(`/api/friends/${name}`), t("profile.unfriended")) }, t("profile.unfriend")));
+  }
+  if (relation === "blocked") {
+    buttons.push(h("button", { type: "button", class: "secondary",
+      onclick: act(() => api.del(`/api/blocks/${name}`), t("profile.unblocked")) }, t("profile.unblock")));
+  } else {
+    buttons.push(h("button", { type: "button", class: "secondary danger",
+      onclick: act(() => api.post("/api/blocks", { username: profile.username }), t("profile.blocked")) },
+    t("profile.block")));
+  }
+  return h("p", { class: "row actions" }, buttons);
+}
+
 function stat(label, value) {
   return h("span", { class: "card" }, h("strong", {}, String(value)), " ", h("span", { class: "muted" }, label));
+}
+
+function delta(game) {
+  if (game.rating_change === null || game.rating_change === undefined) return "";
+  const value = game.rating_change;
+  return h("span", { class: value >= 0 ? "good" : "bad" }, `${value >= 0 ? "+" : "−"}${Math.abs(value).toFixed(2)}`);
 }
 
 function outcome(t, game) {

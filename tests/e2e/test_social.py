@@ -1,0 +1,138 @@
+"""The club around the games in a real browser (issue 8).
+
+Two people become friends, one challenges the other privately, the other sees
+the notification arrive live, accepts, they chat and play; before that one of
+them buys an avatar in the shop, and it shows in the other's game room. Each
+person is a separate browser context with his own cookies. Screenshots of the
+new pages at phone and desktop sizes go to tests/e2e/screenshots/.
+"""
+
+from __future__ import annotations
+
+import random
+
+from test_club import PHONE, Visitor, act_once, wait_for_turn
+
+
+def unread(visitor: Visitor) -> int:
+    count = visitor.page.locator("[data-testid=unread]")
+    return 0 if count.is_hidden() else int(count.inner_text())
+
+
+def buy_and_wear(visitor: Visitor, item: str) -> None:
+    page = visitor.page
+    visitor.go("#/shop")
+    card = page.locator(f"article[data-item='{item}']")
+    card.get_by_role("button").first.click()
+    page.locator("dialog[open] button").first.click()
+    card.locator(".shop-price", has_text="✓").wait_for()
+    card.get_by_role("button").first.click()  # Equip
+    card.locator(".shop-equipped").wait_for()
+
+
+def test_friends_challenge_chat_and_an_avatar_bought_in_the_shop(browser, live_club):
+    ann = Visitor(browser, live_club).register("annsocial")
+    bob = Visitor(browser, live_club).register("bobsocial")
+    try:
+        # ann buys the crown and wears it: 25 000 FUN leave her wallet
+        before = ann.me()["balance"]
+        buy_and_wear(ann, "avatar:crown")
+        wearing = ann.me()
+        assert wearing["balance"] < before and "annsocial.svg?v=" in wearing["avatar"]
+        ann.shot("shop-desktop")
+
+        # ann asks bob to be friends; bob's bell counts it without a reload
+        bob.go("#/")
+        bob.page.wait_for_selector("[data-testid=new-request]")
+        seen = unread(bob)
+        ann.go("#/friends")
+        ann.page.fill("[data-testid=friends-search]", "bobsoc")
+        ann.page.locator(
+            "[data-testid=search-results] [data-name=bobsocial] [data-testid=add-friend]"
+        ).click()
+        ann.page.locator("[data-testid=outgoing] [data-name=bobsocial]").wait_for()
+        bob.page.wait_for_function(
+            "([n]) => Number(document.querySelector('[data-testid=unread]').textContent) > n",
+            arg=[seen],
+        )
+        bob.go("#/notifications")
+        bob.page.locator("[data-testid=notifications] li", has_text="annsocial").first.wait_for()
+        bob.shot("notifications-desktop")
+        bob.go("#/friends")
+        bob.page.locator(
+            "[data-testid=incoming] [data-name=annsocial] [data-testid=accept-friend]"
+        ).click()
+        bob.page.locator("[data-testid=friends] [data-name=annsocial]").wait_for()
+
+        # ann sees bob as her friend, online, live
+        friend = ann.page.locator("[data-testid=friends] [data-name=bobsocial]")
+        friend.wait_for()
+        friend.locator("[data-testid=friend-status]").wait_for()
+        ann.shot("friends-desktop")
+
+        # ann challenges bob from her friends list: the lobby form has him chosen
+        bob.go("#/")
+        bob.page.wait_for_selector("[data-testid=new-request]")
+        seen = unread(bob)
+        friend.locator("[data-testid=challenge]").click()
+        ann.page.wait_for_selector("[data-testid=new-request]")
+        assert ann.page.input_value("[data-testid=opponent]") == "bobsocial"
+        ann.post("draughts", 30)
+        # bob hears of it at once: the bell, and the private request in his lobby
+        bob.page.wait_for_function(
+            "([n]) => Number(document.querySelector('[data-testid=unread]').textContent) > n",
+            arg=[seen],
+        )
+        row = bob.page.locator("[data-testid=requests] tr[data-request]", has_text="annsocial")
+        row.wait_for()
+        game_id = bob.accept_from("annsocial")
+        ann.page.wait_for_url(f"**/#/game/{game_id}")
+        ann.page.wait_for_selector("[data-testid=board] svg")
+
+        # the crown shows in bob's room, beside ann's name
+        avatar = bob.page.locator("[data-testid=room] .player img[src*='annsocial.svg']").first
+        avatar.wait_for()
+        assert avatar.get_attribute("src") == wearing["avatar"]
+
+        # they chat: the players' room, text shown as typed (never as markup)
+        line = "good luck <b>bob</b>"
+        ann.page.fill("[data-testid=chat-input]", line)
+        ann.page.press("[data-testid=chat-input]", "Enter")
+        heard = bob.page.locator("[data-testid=chat-lines] li", has_text="good luck").first
+        heard.wait_for()
+        assert "<b>bob</b>" in heard.inner_text()
+        assert bob.page.locator("[data-testid=chat-lines] b").count() == 0
+        bob.page.fill("[data-testid=chat-input]", "thanks, you too")
+        bob.page.press("[data-testid=chat-input]", "Enter")
+        ann.page.locator("[data-testid=chat-lines] li", has_text="thanks, you too").wait_for()
+
+        # and they play: three moves each way through the board
+        rng = random.Random(8)
+        for _ in range(4):
+            player = wait_for_turn([ann, bob])
+            assert player is not None
+            act_once(player, rng)
+        assert int(ann.room("v")) >= 4
+        ann.shot("social-game-desktop")
+        bob.shot("social-game-bob-desktop")
+        assert ann.errors == [] and bob.errors == []
+    finally:
+        ann.close()
+        bob.close()
+
+
+def test_the_new_pages_on_a_phone(browser, live_club):
+    cam = Visitor(browser, live_club, PHONE).register("camphone")
+    try:
+        for page, ready in (
+            ("#/friends", "[data-testid=friends-search]"),
+            ("#/notifications", "[data-testid=notifications]"),
+            ("#/shop", "[data-testid=shop-avatars] article"),
+            ("#/profile/camphone", "[data-testid=ratings]"),
+        ):
+            cam.go(page)
+            cam.page.wait_for_selector(ready)
+            cam.shot(f"{page.strip('#/').split('/')[0]}-phone")
+        assert cam.errors == []
+    finally:
+        cam.close()
