@@ -212,12 +212,15 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from sheshbesh.server.app import create_app
+    from sheshbesh.server.collector import tune
     from sheshbesh.server.settings import Settings
 
     settings = Settings.from_env(database_url=args.db, redis_url=args.redis)
+    app = create_app(settings)
+    tune()
     print(f"sheshbesh: the club is at http://{args.host}:{args.port}", file=sys.stderr, flush=True)
     uvicorn.run(
-        create_app(settings), host=args.host, port=args.port, log_level="warning",
+        app, host=args.host, port=args.port, log_level="warning",
         ws_max_size=64 * 1024, proxy_headers=False,
     )  # fmt: skip
     return 0
