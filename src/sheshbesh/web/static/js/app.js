@@ -57,20 +57,20 @@ function renderHeader() {
   clear(top);
   const me = ctx.me;
   const languages = h("select", {
-    "aria-label": t("nav.language"),
+    class: "language", "aria-label": t("nav.language"),
     onchange: async (event) => { await setLanguage(event.target.value); renderHeader(); route(); },
   }, Object.entries(LANGUAGES).map(([code, name]) =>
     h("option", { value: code, selected: code === language() }, name)));
   top.append(
     h("a", { class: "brand", href: "#/" }, h("img", { src: "/static/favicon.svg", alt: "" }), "sheshbesh"),
-    h("nav", { class: "nav", "aria-label": t("nav.main") },
+    h("nav", { class: "nav main-nav", "aria-label": t("nav.main") },
       h("a", { href: "#/" }, t("nav.lobby")),
       me ? h("a", { href: "#/friends", "data-testid": "nav-friends" }, t("nav.friends")) : null,
       h("a", { href: "#/verify" }, t("nav.verify")),
       h("a", { href: "#/shop" }, t("shop.nav"))),
     h("span", { class: "spacer" }),
     me
-      ? h("nav", { class: "nav", "aria-label": t("nav.account") },
+      ? h("nav", { class: "nav account", "aria-label": t("nav.account") },
           h("span", { class: "balance", title: t("nav.balance"), "data-testid": "balance" },
             t("fun.amount", { amount: number(me.balance) })),
           h("a", { class: "bell", href: "#/notifications", "aria-label": t("nav.notifications"),
@@ -78,9 +78,9 @@ function renderHeader() {
             bellIcon(), h("span", { class: "count", hidden: !me.unread, "data-testid": "unread" },
               String(me.unread || 0))),
           h("a", { class: "me", href: `#/profile/${me.username}`, "data-testid": "me" },
-            avatarImg(me, 24, { decorative: true }), me.username),
-          h("button", { class: "secondary", type: "button", onclick: logout }, t("nav.logout")))
-      : h("nav", { class: "nav", "aria-label": t("nav.account") },
+            avatarImg(me, 24, { decorative: true }), h("span", { class: "name" }, me.username)),
+          h("button", { class: "secondary logout", type: "button", onclick: logout }, t("nav.logout")))
+      : h("nav", { class: "nav account", "aria-label": t("nav.account") },
           h("a", { href: "#/login" }, t("nav.login")),
           h("a", { href: "#/register" }, t("nav.register"))),
     languages,

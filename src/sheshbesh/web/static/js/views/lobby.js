@@ -32,24 +32,24 @@ export async function mount(main, ctx) {
 
   main.append(
     mine,
-    h("div", { class: "grid two" },
-      h("section", { class: "card", "aria-labelledby": "requests-title" },
+    h("div", { class: "grid two lobby" },
+      h("div", {}, h("section", { class: "card", "aria-labelledby": "requests-title" },
         h("h1", { id: "requests-title" }, t("lobby.requests")),
         h("table", { class: "responsive", "data-testid": "requests" },
           h("thead", {}, h("tr", {},
             h("th", {}, t("lobby.player")), h("th", {}, t("lobby.game")),
             h("th", { class: "num" }, t("lobby.stake")), h("th", {}, t("lobby.clock")), h("th", {}, ""))),
           requestsBody)),
-      h("div", {}, h("section", { class: "card", "aria-labelledby": "new-title" },
-        h("h2", { id: "new-title" }, t("lobby.new_request")), form), chat.el)),
-    h("section", { class: "card", "aria-labelledby": "live-title" },
+      h("section", { class: "card", "aria-labelledby": "live-title" },
       h("h2", { id: "live-title" }, t("lobby.now_playing")),
       h("table", { class: "responsive", "data-testid": "live" },
         h("thead", {}, h("tr", {},
           h("th", {}, t("lobby.players")), h("th", {}, t("lobby.game")),
           h("th", { class: "num" }, t("lobby.stake")), h("th", {}, t("lobby.score")),
           h("th", { class: "num" }, t("lobby.spectators")), h("th", {}, ""))),
-        gamesBody)),
+        gamesBody))),
+      h("div", {}, h("section", { class: "card", "aria-labelledby": "new-title" },
+        h("h2", { id: "new-title" }, t("lobby.new_request")), form), chat.el)),
   );
 
   function render() {
@@ -171,7 +171,7 @@ function gameRow(ctx, game) {
     h("td", {}, t(`variant.${game.variant}`)),
     h("td", { class: "num" }, game.stake ? t("fun.amount", { amount: ctx.number(game.stake) }) : t("lobby.free")),
     h("td", {}, score),
-    h("td", { class: "num" }, String(game.spectators)),
+    h("td", { class: "num", "data-label": t("lobby.spectators") }, String(game.spectators)),
     h("td", {}, h("a", { class: "button secondary", href: `#/game/${game.id}` }, t("lobby.watch"))));
 }
 
