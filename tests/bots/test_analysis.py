@@ -163,3 +163,24 @@ def test_games_it_cannot_analyse_raise_analysis_error(
     _, draughts_created = DraughtsGame.create(DraughtsOptions())
     with pytest.raises(AnalysisError):
         analyse_events(draughts_created, [])
+
+
+def test_each_entry_names_the_event_it_judges_and_the_cube_it_saw(
+    blunder_game: tuple[Event, list[Event]],
+) -> None:
+    """The review links a decision to the replay by ``seq``, and draws the cube where it was."""
+    created, events = blunder_game
+    numbered = [{**event, "seq": seq} for seq, event in enumerate(events, start=1)]
+    analysis = analyse_events(created, numbered, plies=0)
+    by_seq = {event["seq"]: event for event in numbered}
+    judged = {"play": ("played", "passed"), "cube": ("rolled", "doubled"),
+              "response": ("taken", "dropped", "beavered")}  # fmt: skip
+    for entry in analysis.entries:
+        assert entry.seq is not None
+        assert by_seq[entry.seq]["type"] in judged[entry.kind]
+    double = next(e for e in analysis.entries if e.kind == "cube" and e.action == "double")
+    assert (double.cube, double.cube_owner) == (1, None)
+    after_take = [e for e in analysis.entries if e.seq is not None and e.seq > double.seq]
+    last_play = [e for e in after_take if e.kind == "play"][-1]
+    assert (last_play.cube, last_play.cube_owner) == (2, "B")
+    assert analysis.to_json()["entries"][0]["seq"] == analysis.entries[0].seq

@@ -179,6 +179,40 @@ def test_backgammon_with_a_double_and_a_take_watched_live(people):
     assert bob.me()["balance"] == 100_000 - (won if ann_won else -won)
     shown = ann.page.text_content("[data-testid=balance]") or ""
     assert str(ann.me()["balance"])[-3:] in shown.replace(",", "").replace("\u202f", "")
+    review_the_game(watcher, game)
+
+
+def review_the_game(viewer: Visitor, game: str) -> None:
+    """gnubg's review in the room: totals per player, the decisions, each shown on the board."""
+    page = viewer.page
+    page.click("[data-testid=review] [data-testid=analyse]")
+    page.wait_for_selector("[data-testid=review-totals]", timeout=60_000)
+    analysis = page.evaluate(f"fetch('/api/games/{game}/analysis?plies=1').then(r => r.json())")
+    for side in ("W", "B"):
+        totals = page.locator("[data-testid=review-totals] [data-metric=blunders]")
+        cell = totals.locator(f"[data-side={side}]")
+        assert cell.text_content() == str(analysis["players"][side]["blunders"])
+    mistakes = [e for e in analysis["entries"] if e["skill"] != "none"]
+    if mistakes:
+        assert page.locator("[data-testid=review-list] li").count() == len(mistakes)
+    page.uncheck("[data-testid=only-mistakes]")
+    entries = page.locator("[data-testid=review-list] .review-entry")
+    assert entries.count() == len(analysis["entries"])
+    before = page.inner_html("[data-testid=board]")
+    entries.nth(0).click()
+    first = analysis["entries"][0]
+    detail = page.locator("[data-testid=review-detail]")
+    detail.wait_for()
+    assert f"Decision 1 of {len(analysis['entries'])}" in (page.text_content(".replay") or "")
+    best = page.text_content("[data-testid=review-best]") or ""
+    assert first["best"] in best
+    assert page.inner_html("[data-testid=board]") != before  # the decision's position is drawn
+    page.click("[data-testid=review-detail] button >> nth=1")  # the next decision
+    page.wait_for_selector(".review-entry.is-shown >> nth=0")
+    assert page.locator(".review-entry").nth(1).get_attribute("aria-current") == "true"
+    viewer.shot("room-review-desktop")
+    page.set_viewport_size(PHONE)
+    viewer.shot("room-review-phone")
 
 
 def test_draughts_multi_capture_wins_the_game(people):

@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 
 from sheshbesh import web
+from sheshbesh.bots import analysis_report as report
 from sheshbesh.games import VARIANTS
 from sheshbesh.server import chat, lobby, tables
 from sheshbesh.server.shop_items import CATALOGUE
@@ -203,6 +204,13 @@ def families() -> dict[str, set[str]]:
         "verify.error.${}": [unreadable],
         # views/shop.js: every item of the shop's catalogue, "avatar:crown" as "avatar.crown".
         "shop.item.${}": [{item.id.replace(":", ".") for item in CATALOGUE}],
+        # review.js: gnubg's labels (analysis_report), spaces written "_".
+        "review.skill.${}": [{label for _, label in report.SKILL_STEPS} | {"none"}],
+        "review.rating.${}": [{label for _, label in report.RATING_STEPS} | {"awful", "none"}],
+        "review.luck.${}": [
+            {label for _, label in report.LUCK_STEPS + report.LUCK_RATING_STEPS} | {"very unlucky"}
+        ],
+        "review.action.${}": [{"double", "no double", "take", "drop", "beaver", "cannot move"}],
         # chat.js: the title of each room a panel can show.
         "chat.room_${}": [literal_values(typing.get_type_hints(chat.Room)["name"])],
     }
@@ -210,7 +218,9 @@ def families() -> dict[str, set[str]]:
     for template, parts in members.items():
         pieces = template.split("${}")
         out[template] = {
-            "".join(itertools.chain(*itertools.zip_longest(pieces, names, fillvalue="")))
+            "".join(itertools.chain(*itertools.zip_longest(pieces, names, fillvalue=""))).replace(
+                " ", "_"
+            )
             for names in itertools.product(*(sorted(part) for part in parts))
         }
     return out

@@ -123,11 +123,11 @@ class _Walker:
         elif kind == "rolled" and not event.get("ignored"):
             self.opening = False
             if game.can_double(Side.from_letter(event["side"])):
-                self.cube(game, context, number, "no double")
+                self.cube(game, context, number, "no double", event.get("seq"))
         elif kind == "doubled":
-            self.cube(game, context, number, "double")
+            self.cube(game, context, number, "double", event.get("seq"))
         elif kind in ("taken", "dropped", "beavered") and game.phase is Phase.DOUBLED:
-            self.response(game, context, number, ANSWERS[kind])
+            self.response(game, context, number, ANSWERS[kind], event.get("seq"))
         elif kind in ("played", "passed") and game.turn is not None:
             self.play(game, context, number, event)
 
@@ -139,7 +139,7 @@ class _Walker:
         assert turn is not None
         luck_eval = Evaluator(self.g, game, context, plies=0)
         luck, actual = self.luck(luck_eval, position, turn.dice)
-        common = self.common(game, number, position)
+        common = self.common(game, number, position, event.get("seq"))
         if event["type"] == "passed":
             self.entries.append(
                 Entry("play", **common, action="cannot move", best="cannot move",
@@ -187,7 +187,9 @@ class _Walker:
 
     # --- the cube --------------------------------------------------------------------
 
-    def cube(self, game: RaceGame, context: MatchContext, number: int, action: str) -> None:
+    def cube(
+        self, game: RaceGame, context: MatchContext, number: int, action: str, seq: int | None
+    ) -> None:
         """The side on roll's cube decision: double (at the opponent's best answer) or not."""
         position = game.position
         equities = Evaluator(self.g, game, context, plies=self.plies).cube_equities(position)
@@ -199,12 +201,14 @@ class _Walker:
         chosen = doubling if action == "double" else equities.no_double
         close = action == "double" or doubling - equities.no_double > -CLOSE_CUBE
         self.entries.append(
-            Entry("cube", **self.common(game, number, position), action=action, best=best,
+            Entry("cube", **self.common(game, number, position, seq), action=action, best=best,
                   equity=chosen, best_equity=max(doubling, equities.no_double),
                   cube_equities=equities, counted=close)
         )  # fmt: skip
 
-    def response(self, game: RaceGame, context: MatchContext, number: int, action: str) -> None:
+    def response(
+        self, game: RaceGame, context: MatchContext, number: int, action: str, seq: int | None
+    ) -> None:
         """The doubled side's answer, in its own equity (take −DT, drop −DP, beaver −2·DT)."""
         position = game.position
         equities = Evaluator(self.g, game, context, plies=self.plies).cube_equities(position)
@@ -212,18 +216,23 @@ class _Walker:
         if game.can_beaver(position.turn.other):
             options["beaver"] = min(-2 * equities.double_take, 2.0)
         best = max(options, key=lambda name: options[name])
-        common = self.common(game, number, position)
+        common = self.common(game, number, position, seq)
         common["side"] = position.turn.other.letter
         self.entries.append(
             Entry("response", **common, action=action, best=best, equity=options[action],
                   best_equity=options[best], cube_equities=equities)
         )  # fmt: skip
 
-    def common(self, game: RaceGame, number: int, position: Position) -> dict[str, Any]:
+    def common(
+        self, game: RaceGame, number: int, position: Position, seq: int | None
+    ) -> dict[str, Any]:
+        owner = game.cube.owner
         return {
             "game": number,
             "side": position.turn.letter,
             "position": position.text(),
             "position_id": position.id(),
             "cube": game.cube.value,
+            "cube_owner": None if owner is None else owner.letter,
+            "seq": seq,
         }

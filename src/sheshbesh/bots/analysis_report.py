@@ -93,6 +93,10 @@ class Entry:
     cube_equities: CubeEquities | None = None
     counted: bool = True
     """Whether the decision counts in the error rate (unforced plays, real cube decisions)."""
+    seq: int | None = None
+    """The sequence number of the event that made the decision (a review links to the replay)."""
+    cube_owner: str | None = None
+    """Who owned the cube then ("W", "B"; None: in the middle), to draw the position."""
 
     @property
     def equity_lost(self) -> float:
@@ -114,6 +118,8 @@ class Entry:
             "position": self.position,
             "position_id": self.position_id,
             "cube": self.cube,
+            "cube_owner": self.cube_owner,
+            "seq": self.seq,
             "dice": list(self.dice) if self.dice else None,
             "action": self.action,
             "best": self.best,

@@ -95,6 +95,8 @@ ROSTER: tuple[BotSpec, ...] = (
 )  # fmt: skip
 """Ordered by preference: for a public request the first bot that takes it accepts."""
 
+ANALYSES_KEPT = 64
+"""Finished analyses a process keeps (the newest); an older one is computed again if asked."""
 BANK_FLOOR = ledger.GRANT
 """A bot's wallet is topped up to this (plus the stake) when it runs low."""
 
@@ -321,6 +323,9 @@ class BotHost:
         """A finished game's analysis, computed once per process in a worker (seconds)."""
         key = (game_id, plies)
         if key not in self.analyses:
+            done = [old for old, future in self.analyses.items() if future.done()]
+            for old in done[: max(0, len(self.analyses) - ANALYSES_KEPT + 1)]:
+                del self.analyses[old]  # dicts keep insertion order: the oldest go first
             loop = asyncio.get_running_loop()
             future = loop.run_in_executor(self._pool(), analyse_log, log_, plies)
             self.analyses[key] = asyncio.ensure_future(future)

@@ -7,6 +7,7 @@ import { applyTheme, avatarImg } from "../avatar.js";
 import { Channel } from "../channel.js";
 import { chatPanel } from "../chat.js";
 import { append, clear, h } from "../dom.js";
+import { reviewPanel } from "../review.js";
 
 const BUTTONS = ["roll", "double", "take", "beaver", "drop", "undo", "confirm", "accept_resign",
   "decline_resign", "offer_draw", "accept_draw", "decline_draw"];
@@ -35,6 +36,14 @@ export async function mount(main, ctx) {
     h("label", { class: "check" }, autoRoll, t("room.auto_roll")),
     h("label", { class: "check" }, autoConfirm, t("room.auto_confirm")));
   const title = h("h1", {}, t("room.loading"));
+  const review = reviewPanel({
+    t, api: ctx.api, id, nameOfSide: (side) => nameOfSide(side),
+    show: (makers, at, onMove) => {
+      room.replay = { frames: makers.map((make) => make(room.state)), at, onMove };
+      renderReplay();
+      render();
+    },
+  });
   const chat = chatPanel({
     t, me: ctx.me, toast: ctx.toast, label: t("chat.title"), canWrite: chatClosedBecause,
     send: (name, text) => channel.send({ t: "chat", room: name, text }),
@@ -44,7 +53,7 @@ export async function mount(main, ctx) {
     h("section", {}, title, top, boardHost, bottom),
     h("aside", { class: "stack" },
       h("div", { class: "card stack" }, status, actions, options),
-      result, replayBox,
+      result, replayBox, review.el,
       chat.el,
       h("details", { class: "card" }, h("summary", {}, t("room.moves")), log)));
   main.append(root);
@@ -261,6 +270,7 @@ export async function mount(main, ctx) {
     options.hidden = room.you === null || s.kind === "draughts" || !!(s.match ? s.match.result : s.result);
     renderActions();
     renderResult();
+    review.update(s.variant, !!(s.match ? s.match.result : s.result));
     const shown = room.replay ? room.replay.frames[room.replay.at] : s;
     if (room.board) room.board.update({ state: shown, legal: room.replay ? null : room.legal, you: room.you });
   }
@@ -293,6 +303,7 @@ export async function mount(main, ctx) {
       }
     }
     if (!frames.length) return;
+    review.forget();
     room.replay = { frames, at: 0 };
     renderReplay();
     render();
@@ -306,15 +317,20 @@ export async function mount(main, ctx) {
       replayBox.append(h("button", { type: "button", class: "secondary", onclick: startReplay }, t("replay.start")));
       return;
     }
-    const { frames } = room.replay;
-    const go = (at) => { room.replay.at = Math.max(0, Math.min(frames.length - 1, at)); renderReplay(); render(); };
+    const { frames, onMove } = room.replay;
+    const go = (at) => {
+      room.replay.at = Math.max(0, Math.min(frames.length - 1, at));
+      if (onMove) onMove(room.replay.at);  // the review follows the board
+      renderReplay();
+      render();
+    };
     replayBox.append(
-      h("button", { type: "button", class: "secondary", "aria-label": t("replay.first"), onclick: () => go(0) }, "⏮"),
+      h("button", { type: "button", class: "secondary", "aria-label": t("replay.first"), onclick: () => go(0) }, "«"),
       h("button", { type: "button", class: "secondary", "aria-label": t("replay.previous"), onclick: () => go(room.replay.at - 1) }, "◀"),
-      h("span", {}, t("replay.position", { n: room.replay.at + 1, of: frames.length })),
+      h("span", {}, t(onMove ? "review.decision" : "replay.position", { n: room.replay.at + 1, of: frames.length })),
       h("button", { type: "button", class: "secondary", "aria-label": t("replay.next"), onclick: () => go(room.replay.at + 1) }, "▶"),
-      h("button", { type: "button", class: "secondary", "aria-label": t("replay.last"), onclick: () => go(frames.length - 1) }, "⏭"),
-      h("button", { type: "button", class: "secondary", onclick: () => { room.replay = null; renderReplay(); render(); } }, t("replay.exit")));
+      h("button", { type: "button", class: "secondary", "aria-label": t("replay.last"), onclick: () => go(frames.length - 1) }, "»"),
+      h("button", { type: "button", class: "secondary", onclick: () => { room.replay = null; review.forget(); renderReplay(); render(); } }, t("replay.exit")));
   }
 
   function presenceBanner() {

@@ -1,0 +1,155 @@
+// The review of a finished backgammon-family game: gnubg's judgement of every
+// decision (GET /api/games/{id}/analysis), each player's totals, and the list of
+// decisions. Choosing one shows its position on the room's board, so the review
+// steps through the game decision by decision, as lichess's analysis does.
+// Only asked for on a click: a whole game takes gnubg a few seconds.
+
+import { clear, h } from "./dom.js";
+
+export const REVIEWED = new Set(["backgammon", "short_nardy", "takhte_nard"]);  // gnubg's variants
+const key = (label) => label.replaceAll(" ", "_");
+const signed = (x) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(3)}`;
+
+// { t, api, id, nameOfSide(side), show(frames, at) -> void, onError(error) }
+export function reviewPanel({ t, api, id, nameOfSide, show }) {
+  const body = h("div", { class: "stack" });
+  const el = h("section", { class: "card review", "data-testid": "review", hidden: true },
+    h("h2", {}, t("review.title")), body);
+  let analysis = null;
+  let shown = null;  // the index of the decision on the board
+  let onlyMistakes = true;
+
+  function start() {
+    clear(body).append(
+      h("p", { class: "muted" }, t("review.intro")),
+      h("p", {}, h("button", { type: "button", "data-testid": "analyse", onclick: load }, t("review.analyse"))));
+  }
+
+  async function load() {
+    clear(body).append(h("p", { class: "muted", "aria-live": "polite" }, t("review.working")));
+    try {
+      analysis = await api.get(`/api/games/${id}/analysis?plies=1`);
+    } catch (error) {
+      clear(body).append(h("p", { class: "error", role: "alert" }, t("review.failed", { message: error.message })),
+        h("button", { type: "button", class: "secondary", onclick: load }, t("review.retry")));
+      return;
+    }
+    render();
+  }
+
+  // The decisions listed: every one, or only those gnubg calls doubtful or worse.
+  function listed() {
+    return analysis.entries
+      .map((entry, index) => ({ entry, index }))
+      .filter(({ entry }) => !onlyMistakes || entry.skill !== "none");
+  }
+
+  function render() {
+    clear(body).append(totals(), filter(), decisions(), detail());
+  }
+
+  // One column per player, one row per measure: fits the room's narrow side column.
+  function totals() {
+    const players = ["W", "B"].map((side) => ({ side, ...analysis.players[side] }));
+    const row = (metric, label, cell, hint = null) => h("tr", { "data-metric": metric },
+      h("th", { scope: "row", title: hint }, label),
+      players.map((p) => h("td", { class: "num", "data-side": p.side }, cell(p))));
+    return h("table", { class: "review-totals", "data-testid": "review-totals" },
+      h("thead", {}, h("tr", {}, h("td", {}),
+        players.map((p) => h("th", { class: "num", scope: "col" }, nameOfSide(p.side))))),
+      h("tbody", {},
+        row("error_rate", t("review.col.error_rate"), (p) => p.error_rate.toFixed(1), t("review.col.error_rate_hint")),
+        row("level", t("review.col.level"), (p) => t(`review.rating.${key(p.rating)}`)),
+        row("blunders", t("review.col.blunders"), (p) => String(p.blunders)),
+        row("bad", t("review.col.bad"), (p) => String(p.bad)),
+        row("doubtful", t("review.col.doubtful"), (p) => String(p.doubtful)),
+        row("luck", t("review.col.luck"), (p) => h("span", { title: t(`review.luck.${key(p.luck_rating)}`) },
+          signed(p.luck)))));
+  }
+
+  function filter() {
+    const box = h("input", { type: "checkbox", checked: onlyMistakes, "data-testid": "only-mistakes",
+      onchange: () => { onlyMistakes = box.checked; render(); } });
+    return h("label", { class: "check" }, box, t("review.only_mistakes"));
+  }
+
+  function decisions() {
+    const items = listed();
+    if (!items.length) return h("p", { class: "muted" }, t("review.no_mistakes"));
+    return h("ol", { class: "review-list", "data-testid": "review-list" }, items.map(({ entry, index }) =>
+      h("li", {}, h("button", {
+        type: "button", class: `review-entry${index === shown ? " is-shown" : ""}`,
+        "aria-current": index === shown ? "true" : null, "data-skill": key(entry.skill),
+        onclick: () => choose(index),
+      },
+      h("span", { class: `skill skill-${key(entry.skill)}` }, t(`review.skill.${key(entry.skill)}`)),
+      h("span", { class: "who" }, nameOfSide(entry.side)),
+      entry.dice ? h("span", { class: "dice" }, entry.dice.join("-")) : null,
+      h("span", { class: "what" }, actionText(entry.action)),
+      entry.equity_lost > 0 ? h("span", { class: "lost" }, signed(-entry.equity_lost)) : null))));
+  }
+
+  function actionText(action) {
+    const cube = ["double", "no double", "take", "drop", "beaver", "cannot move"];
+    return cube.includes(action) ? t(`review.action.${key(action)}`) : action;
+  }
+
+  function detail() {
+    if (shown === null) return h("p", { class: "muted" }, t("review.choose"));
+    const entry = analysis.entries[shown];
+    const name = nameOfSide(entry.side);
+    const heading = entry.kind === "play" ? t("review.detail.play", { name, dice: entry.dice.join("-") })
+      : entry.kind === "cube" ? t("review.detail.cube", { name })
+        : t("review.detail.response", { name });
+    return h("div", { class: "review-detail", "data-testid": "review-detail" },
+      h("p", {}, h("strong", {}, heading), " ",
+        h("span", { class: "muted" }, t("review.decision", { n: shown + 1, of: analysis.entries.length }))),
+      h("p", {}, t("review.played", { action: actionText(entry.action), equity: signed(entry.equity) })),
+      h("p", { "data-testid": "review-best" }, t("review.best", { action: actionText(entry.best), equity: signed(entry.best_equity) })),
+      entry.equity_lost > 0 ? h("p", {}, t("review.lost", { lost: entry.equity_lost.toFixed(3) }),
+        " ", h("span", { class: `skill skill-${key(entry.skill)}` }, t(`review.skill.${key(entry.skill)}`))) : null,
+      entry.luck !== null ? h("p", { class: "muted" },
+        t("review.roll_luck", { luck: signed(entry.luck), label: t(`review.luck.${key(entry.luck_label)}`) })) : null,
+      h("p", { class: "row" },
+        h("button", { type: "button", class: "secondary", disabled: shown === 0,
+          onclick: () => choose(shown - 1) }, t("review.previous")),
+        h("button", { type: "button", class: "secondary", disabled: shown === analysis.entries.length - 1,
+          onclick: () => choose(shown + 1) }, t("review.next"))));
+  }
+
+  // Put decision ``index`` on the board: its position, its dice, the cube where it was.
+  function choose(index) {
+    shown = Math.max(0, Math.min(analysis.entries.length - 1, index));
+    show(analysis.entries.map(frameOf), shown, (at) => { shown = at; render(); });
+    render();
+  }
+
+  return {
+    el,
+    // Shown once the game is over, for the variants gnubg plays.
+    update(variant, finished) {
+      const wanted = finished && REVIEWED.has(variant);
+      if (wanted && el.hidden) start();
+      el.hidden = !wanted;
+    },
+    // The board left the review (the replay was closed or restarted).
+    forget() {
+      if (shown === null || !analysis) return;
+      shown = null;
+      render();
+    },
+  };
+}
+
+// A board frame for one decision, on top of the room's current state.
+export function frameOf(entry) {
+  return (state) => ({
+    ...state, board: entry.position, position: entry.position, turn: entry.kind === "response"
+      ? (entry.side === "W" ? "B" : "W") : entry.side,
+    dice: entry.kind === "play" ? entry.dice : null, steps: [], result: null,
+    cube: { value: entry.cube, owner: entry.cube_owner },
+    phase: entry.kind === "response" ? "doubled" : entry.kind === "cube" ? "roll" : "move",
+    to_act: entry.side,
+    match: state.match ? { ...state.match, result: null } : undefined,
+  });
+}
