@@ -170,6 +170,8 @@ def test_backgammon_with_a_double_and_a_take_watched_live(people):
     ann.shot("room-backgammon-finished")
     result = ann.page.evaluate(f"fetch('/api/games/{game}').then(r => r.json())")["state"]["result"]
     assert result["cube"] >= 2
+    reason = ann.page.text_content("[data-testid=reason]") or ""
+    assert f"({result['reason']})" in reason and "result.rule" not in reason  # words, then the ID
     won = result["points"] * 100
     white_is_ann = (
         ann.page.evaluate(f"fetch('/api/games/{game}').then(r => r.json())")["white_seat"] == 0

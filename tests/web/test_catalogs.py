@@ -29,6 +29,7 @@ import pytest
 from sheshbesh import web
 from sheshbesh.bots import analysis_report as report
 from sheshbesh.games import VARIANTS
+from sheshbesh.play.result import END_RULES
 from sheshbesh.server import chat, lobby, tables
 from sheshbesh.server.shop_items import CATALOGUE
 
@@ -191,6 +192,7 @@ def families() -> dict[str, set[str]]:
         "variant.${}": [VARIANTS],
         "action.${}": [actions],
         "result.level_${}": [RESULT_LEVELS],
+        "result.rule.${}": [END_RULES],
         "ledger.${}": [LEDGER_REASONS],
         "option.${}": [options],
         # board/race.js checkerCount(colour), board/draughts.js count(what) and its squares.

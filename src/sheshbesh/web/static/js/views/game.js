@@ -235,13 +235,19 @@ export async function mount(main, ctx) {
       h("h2", {}, winner ? t("result.wins", { name: nameOfSide(winner) }) : t("result.draw")),
       s.match ? h("p", {}, t("result.match_score", { w: final.score[0], b: final.score[1] }))
         : final.level ? h("p", {}, t("result.points", { level: levelName(final.level), points: final.points })) : null,
-      h("p", { class: "muted" }, t("result.reason", { reason: final.reason })),
+      h("p", { class: "muted", "data-testid": "reason" }, t("result.reason", { reason: ruleText(final.reason) })),
       paid !== null && stake ? h("p", { "data-testid": "paid" },
         paid >= 0 ? t("result.you_won_fun", { amount: ctx.number(paid) })
           : t("result.you_lost_fun", { amount: ctx.number(-paid) })) : null,
       h("p", { class: "row" },
         h("a", { class: "button secondary", href: `/api/games/${id}/record`, download: `${id}.json` }, t("result.record")),
         h("a", { class: "button secondary", href: `#/verify?game=${id}` }, t("result.verify")))]);
+  }
+
+  // "all checkers borne off (BF-13)": the rule in words, with its ID for RULES.md.
+  function ruleText(id) {
+    const words = t(`result.rule.${id}`);
+    return words === `result.rule.${id}` ? id : `${words} (${id})`;
   }
 
   function renderLog() {
