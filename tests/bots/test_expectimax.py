@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from sheshbesh.bots.arena import RandomDice, new_game, play_bout
@@ -89,6 +89,8 @@ def advanced(variant: str, seed: int, actions: int, *, to_move: bool = False):  
     level=st.sampled_from(sorted(LEVELS)),
     to_move=st.booleans(),
 )
+# RB-8: a doubles play that bears off the last checker leaves the complement owed and the game over.
+@example(variant="russian_backgammon", seed=200, actions=200, level="expert", to_move=True)
 def test_bf9_every_action_is_legal(variant, seed, actions, level, to_move):
     """Random positions of every variant: the action the bot returns is one the game accepts."""
     state, dice = advanced(variant, seed, actions, to_move=to_move)

@@ -58,12 +58,15 @@ class RunningClub:
 
     def __enter__(self) -> RunningClub:
         self.thread.start()
+        self.wait_started()
+        return self
+
+    def wait_started(self) -> None:
         deadline = time.monotonic() + 20
         while not self.server.started:
             if not self.thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError("the club did not start")
             time.sleep(0.02)
-        return self
 
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True

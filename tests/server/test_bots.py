@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import httpx
 import pytest
 from club_client import GameSocket, Player, RunningClub, play_randomly
 
@@ -239,3 +240,27 @@ def test_the_club_roster_loads():
     for spec in ROSTER:
         bot = make_bot(spec.engine)
         assert set(spec.variants) <= set(bot.variants), spec
+
+
+def test_processes_starting_together_on_one_database_make_each_bot_once(
+    postgres: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Servers on one PostgreSQL start at once: the losers of the account race find the winners'."""
+    monkeypatch.setattr(club_bots, "ROSTER", TEST_ROSTER)
+    for _ in range(3):
+        with postgres.database() as url:
+            settings = Settings(database_url=url, password_profile="fast")
+            clubs = [RunningClub(settings) for _ in range(3)]
+            for running in clubs:
+                running.thread.start()
+            try:
+                for running in clubs:
+                    running.wait_started()
+                listings = [httpx.get(running.base + "/api/bots").json() for running in clubs]
+                assert len(listings[0]) == len(TEST_ROSTER)
+                assert listings == [listings[0]] * len(clubs)
+                health = httpx.get(clubs[0].base + "/healthz").json()
+                assert health["ok"] and health["ledger_total"] == 0
+            finally:
+                for running in clubs:
+                    running.__exit__()

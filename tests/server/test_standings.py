@@ -9,6 +9,7 @@ and Glicko-2 (Glickman, "Example of the Glicko-2 system", 2013).
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -192,7 +193,11 @@ def test_your_turn_reaches_a_player_who_left_the_room(quick_club):
         white.until(lambda f: f["t"] == "presence" and not f["d"]["online"])
         move = next(m for m in white.legal or [] if m["type"] == "move")
         white.act(move)
-        turns = [n for n in notes_of(black_player) if n["kind"] == "your_turn"]
+        # The note is written after the move is told to the room: look until it is there.
+        deadline = time.monotonic() + 10
+        while not (turns := [n for n in notes_of(black_player) if n["kind"] == "your_turn"]):
+            assert time.monotonic() < deadline, "no your_turn note for the absent player"
+            time.sleep(0.05)
         assert len(turns) == 1 and turns[0]["data"]["game_id"] == game["id"]
         white.close()
     finally:

@@ -295,6 +295,8 @@ class ExpectimaxBot(RaceBot):
         self, position: Position, evaluator: Evaluator, me: Side, depth: int, deadline: float | None
     ) -> float:
         """RB-8: the owed complement is played at once by the same side; it picks its best."""
+        if position.outcome() is not None:  # the play bore off the last checker: nothing owed
+            return evaluator.position(position, me)
         owed = position.owed
         plays = position.legal_plays((owed, owed))
         if not plays:

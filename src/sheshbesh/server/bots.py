@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from sheshbesh.bots import BotError
@@ -97,6 +98,8 @@ ROSTER: tuple[BotSpec, ...] = (
 
 ANALYSES_KEPT = 64
 """Finished analyses a process keeps (the newest); an older one is computed again if asked."""
+ACCOUNT_ATTEMPTS = 3
+"""Passes at creating bot accounts when other processes on the same database race us."""
 BANK_FLOOR = ledger.GRANT
 """A bot's wallet is topped up to this (plus the stake) when it runs low."""
 
@@ -142,23 +145,43 @@ class BotHost:
     async def start(self) -> None:
         """Create missing bot accounts (each with the usual grant), then wake waiting requests."""
         self.loop = asyncio.get_running_loop()
-        async with self.club.db.transaction() as session:
-            for spec in self.roster:
-                try:
-                    make_bot(spec.engine)
-                except BotError as error:
-                    log.warning("bot %s left out: %s", spec.username, error)
-                    continue
-                user = await self._account(session, spec)
-                if user is not None:
-                    self.ids[spec.username] = user.id
-                    self.specs[user.id] = spec
+        playable: list[BotSpec] = []
+        for spec in self.roster:
+            try:
+                make_bot(spec.engine)
+            except BotError as error:
+                log.warning("bot %s left out: %s", spec.username, error)
+                continue
+            playable.append(spec)
+        for attempt in range(ACCOUNT_ATTEMPTS):
+            # Processes sharing one database start together; the one that loses the race to
+            # create an account rolls back and finds the winner's account on the next pass.
+            try:
+                made = await self._accounts(playable)
+            except IntegrityError:
+                if attempt == ACCOUNT_ATTEMPTS - 1:
+                    raise
+                log.info("bot accounts were being created by another process; looking again")
+                continue
+            break
+        for spec, user_id in made:
+            self.ids[spec.username] = user_id
+            self.specs[user_id] = spec
         async with self.club.db.read() as session:
             waiting = list(await session.scalars(
                 select(GameRequest).where(GameRequest.status == "open")
             ))  # fmt: skip
         for found in waiting:
             self._consider(found, elapsed=self.club.now() - found.created_at)
+
+    async def _accounts(self, specs: list[BotSpec]) -> list[tuple[BotSpec, int]]:
+        made: list[tuple[BotSpec, int]] = []
+        async with self.club.db.transaction() as session:
+            for spec in specs:
+                user = await self._account(session, spec)
+                if user is not None:
+                    made.append((spec, user.id))
+        return made
 
     async def _account(self, session: AsyncSession, spec: BotSpec) -> User | None:
         key = spec.username.lower()
