@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from test_rounds import open_game
 from websockets.sync.client import ClientConnection, connect
 
+from sheshbesh.server import chat
 from sheshbesh.server.chat import HISTORY, MAX_LENGTH
 from sheshbesh.server.chat_flood import MUTE_FOR, RATE_LINES
 from sheshbesh.server.settings import Settings
@@ -41,12 +42,22 @@ def refusal(sock: GameSocket) -> dict[str, Any]:
     return dict(frame["d"])
 
 
-def histories(sock: GameSocket, count: int) -> dict[str, list[dict[str, Any]]]:
-    found = {}
-    while len(found) < count:
-        data = sock.until(lambda f: f["t"] == "chat_history")["d"]
-        found[data["room"]] = data["lines"]
-    return found
+def histories(sock: GameSocket, count: int | None = None) -> dict[str, list[dict[str, Any]]]:
+    """The histories a socket got on opening, once all ``count`` of them have come.
+
+    They come after the snapshot and before any live line, and a line said while the
+    socket opens comes once: in a history or live after them. So a test says its first
+    line only after this, and reading up to here never swallows a live line.
+    """
+    if count is None:
+        count = len(chat.readable(sock.seat is not None, not sock.finished))
+
+    def found() -> list[dict[str, Any]]:
+        return [f["d"] for f in sock.frames if f["t"] == "chat_history"]
+
+    while len(found()) < count:
+        sock.recv()
+    return {data["room"]: data["lines"] for data in found()}
 
 
 def texts(lines: list[dict[str, Any]]) -> list[str]:
@@ -56,7 +67,16 @@ def texts(lines: list[dict[str, Any]]) -> list[str]:
 def watch(player: Player | None, game_id: str, base: str) -> GameSocket:
     sock = GameSocket(player, game_id, base=base)
     sock.until(lambda f: f["t"] == "snapshot")
+    histories(sock)
     return sock
+
+
+def chat_game(owner: Player, taker: Player) -> tuple[str, GameSocket, GameSocket]:
+    """A live draughts game whose two sockets have their histories: ready to chat."""
+    game_id, a, b = open_game(owner, taker, variant="draughts", stake=0)
+    for sock in (a, b):
+        histories(sock)
+    return game_id, a, b
 
 
 class Lobby:
@@ -91,7 +111,7 @@ class Lobby:
 def game(club: RunningClub, new_player: Any) -> Iterator[dict[str, Any]]:
     """Ann and Bob playing draughts, Carl (logged in) and a guest watching."""
     ann, bob, carl = new_player("ann"), new_player("bob"), new_player("carl")
-    game_id, a, b = open_game(ann, bob, variant="draughts", stake=0)
+    game_id, a, b = chat_game(ann, bob)
     c, guest = watch(carl, game_id, club.base), watch(None, game_id, club.base)
     yield {"id": game_id, "ann": ann, "bob": bob, "carl": carl, "a": a, "b": b, "c": c,
            "guest": guest}  # fmt: skip
@@ -222,7 +242,7 @@ def clocked(club_settings: Settings) -> Iterator[tuple[RunningClub, Clock]]:
 def test_flooding_is_rate_limited_then_muted_and_the_mute_is_stored(clocked):
     running, clock = clocked
     ann, bob = Player(running.base, "ann").register(), Player(running.base, "bob").register()
-    game_id, a, b = open_game(ann, bob, variant="draughts", stake=0)
+    game_id, a, b = chat_game(ann, bob)
     for n in range(RATE_LINES):
         say(a, "players", f"line {n}")
         assert next_chat(a)["text"] == next_chat(b)["text"] == f"line {n}"
@@ -262,7 +282,7 @@ def test_flooding_is_rate_limited_then_muted_and_the_mute_is_stored(clocked):
 
 def test_a_blocked_players_lines_never_reach_the_blocker_live_or_in_history(club, new_player):
     ann, bob, carl = new_player("ann"), new_player("bob"), new_player("carl")
-    game_id, a, b = open_game(ann, bob, variant="draughts", stake=0)
+    game_id, a, b = chat_game(ann, bob)
     ann_lobby, carl_lobby = Lobby(club.base, ann), Lobby(club.base, carl)
     bob.post("/api/chat/lobby", {"text": "before the block"})
     assert ann_lobby.next_chat()["text"] == "before the block"
@@ -373,7 +393,7 @@ def test_fuzzed_chat_frames_get_an_answer_and_break_nothing(chat_fuzz, room, tex
 @pytest.fixture
 def chat_fuzz(club, new_player):
     ann, bob, carl = new_player("ann"), new_player("bob"), new_player("carl")
-    game_id, a, _ = open_game(ann, bob, variant="draughts", stake=0)
+    game_id, a, _ = chat_game(ann, bob)
     yield watch(carl, game_id, club.base), a, watch(None, game_id, club.base)
     assert ann.get("/healthz").json()["ok"]
 
@@ -388,7 +408,7 @@ def test_lines_cross_between_two_processes_over_redis(postgres_url, redis_url):
     with RunningClub(settings) as one, RunningClub(settings) as two:
         ann, bob, carl = Player(one.base, "ann").register(), Player(two.base, "bob").register(), \
             Player(two.base, "carl").register()  # fmt: skip
-        game_id, a, b = open_game(ann, bob, variant="draughts", stake=0)
+        game_id, a, b = chat_game(ann, bob)
         c = watch(carl, game_id, two.base)
         say(a, "players", "from one")
         assert next_chat(a)["text"] == next_chat(b)["text"] == "from one"
