@@ -136,3 +136,20 @@ def test_the_new_pages_on_a_phone(browser, live_club):
         assert cam.errors == []
     finally:
         cam.close()
+
+
+def test_a_purchase_and_an_equip_in_one_tab_show_in_the_players_other_tab(browser, live_club):
+    ann = Visitor(browser, live_club).register("anntabs")
+    try:
+        other = ann.context.new_page()
+        other.goto(f"{live_club}/#/shop")
+        walnut = other.locator("article[data-item='theme:walnut']")
+        walnut.wait_for()
+        before = other.inner_text("[data-testid=balance]")
+        buy_and_wear(ann, "theme:walnut")
+        walnut.locator(".shop-equipped").wait_for()  # no reload in the other tab
+        assert other.inner_text("[data-testid=balance]") != before
+        assert other.evaluate("document.querySelector('.shop-balance').textContent").strip()
+        assert ann.errors == []
+    finally:
+        ann.close()

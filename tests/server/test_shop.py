@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from club_client import Player
+from me_socket import MeSocket
 
 from sheshbesh.server.avatars import identicon
 
@@ -209,6 +210,18 @@ def test_a_worn_avatar_and_theme_show_everywhere(new_player):
 
     assert back.json()["avatar"] == default_url and back.json()["theme"] == WALNUT
     assert bob.get(default_url).text == identicon("ann")
+
+
+def test_equipping_repaints_the_players_other_tabs_and_a_refusal_tells_nothing(new_player):
+    ann, bob = new_player("ann"), new_player("bob")
+    assert buy(ann, CROWN).status_code == 201
+    with MeSocket(ann) as other_tab, MeSocket(bob) as someone_else:
+        assert ann.post("/api/me/equip", {"theme": WALNUT}).status_code == 403  # not owned
+        worn = ann.post("/api/me/equip", {"avatar": CROWN}).json()
+        frame = other_tab.until("me")
+        assert frame["d"] == worn and frame["d"]["theme"] == "theme:classic"
+        assert [f for f in other_tab.frames if f["t"] == "me"] == [frame]  # none for the refusal
+        assert someone_else.quiet("me") == []
 
 
 def test_every_player_has_a_generated_avatar(new_player):

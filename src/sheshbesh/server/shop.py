@@ -218,7 +218,10 @@ async def equip(body: Equip, request: Request) -> dict[str, Any]:
         owned = await owned_by(session, user.id)
         for kind in given:
             setattr(me, kind, _wearable(kind, getattr(body, kind), owned))
-        return await me_json(session, me)
+        wearing = await me_json(session, me)
+    # The player's other tabs repaint his header and boards from this frame.
+    await club.bus.publish_data(f"user:{user.id}", {"t": "me", "d": wearing})
+    return wearing
 
 
 def _wearable(kind: Kind, item_id: str | None, owned: dict[str, Purchase]) -> str | None:

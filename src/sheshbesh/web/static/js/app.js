@@ -117,8 +117,15 @@ function followUser() {
 
 function onUserFrame(frame) {
   if (frame.t === "hello" || frame.t === "unread") ctx.setUnread(frame.d.unread);
+  if (frame.t === "me" && ctx.me) {  // he equipped something, maybe in another tab
+    Object.assign(ctx.me, frame.d);
+    renderHeader();
+  }
   if (frame.t === "notification") {
     ctx.setUnread(frame.d.unread);
+    if (frame.d.kind === "purchase" && Number.isInteger(frame.d.data?.balance)) {
+      ctx.setBalance(frame.d.data.balance);
+    }
     const { text, href } = describe(frame.d, t);
     const here = location.hash.split("?")[0] || "#/";
     const lobbyKnows = here === "#/" && frame.d.kind === "challenge";  // the lobby says it itself

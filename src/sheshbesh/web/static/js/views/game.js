@@ -431,7 +431,13 @@ export async function mount(main, ctx) {
     clear(bottom).append(playerCard(mySide() || "W"));
     if (room.presence.some((p) => p && !p.online)) presenceBanner();
   }, 500);
+  // A theme equipped in another tab repaints this board too.
+  const onUserFrame = ({ detail: frame }) => {
+    if (frame.t === "me") applyTheme(boardHost, frame.d.theme ?? null);
+  };
+  window.addEventListener("sheshbesh:user-frame", onUserFrame);
   return () => {
+    window.removeEventListener("sheshbesh:user-frame", onUserFrame);
     clearInterval(ticker);
     channel.close();
     if (room.board) room.board.destroy();

@@ -136,6 +136,20 @@ export async function mount(main, ctx) {
     };
     return known[error.code] ? t(known[error.code], vars) : error.message;
   }
+
+  // A purchase or an equip in another tab: show the shop as the server now has it.
+  const onUserFrame = async ({ detail: frame }) => {
+    const changed = frame.t === "me" || (frame.t === "notification" && frame.d.kind === "purchase");
+    if (!changed || busy) return;
+    try {
+      shop = await api.get("/api/shop");
+      render();
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+    }
+  };
+  window.addEventListener("sheshbesh:user-frame", onUserFrame);
+  return () => window.removeEventListener("sheshbesh:user-frame", onUserFrame);
 }
 
 // A small board in a theme's colours: a quarter of a backgammon board with two
