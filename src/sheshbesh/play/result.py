@@ -16,7 +16,7 @@ from .options import NARDY, RaceOptions
 
 END_RULES = (
     "BF-13", "BF-15", "BG-12", "BG-16", "BG-18", "BG-20", "LN-13", "PK-9", "PL-7",
-    "DR-13", "DR-14", "DR-15", "DR-16", "DR-17", "DR-18", "DR-19", "DR-21",
+    "DR-13", "DR-14", "DR-15", "DR-16", "DR-17", "DR-18", "DR-19", "DR-21", "CH-8",
 )  # fmt: skip
 """Every rule a game or match can end by: a result's ``reason`` is one of them, and
 the client words each (``result.rule.*``) so a player reads why, not only the ID."""
