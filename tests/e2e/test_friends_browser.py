@@ -153,3 +153,41 @@ def test_a_purchase_and_an_equip_in_one_tab_show_in_the_players_other_tab(browse
         assert ann.errors == []
     finally:
         ann.close()
+
+
+def test_a_rematch_offered_in_the_room_is_accepted_live_and_both_move_to_the_new_game(
+    browser, live_club
+):
+    ann = Visitor(browser, live_club).register("annrematch")
+    bob = Visitor(browser, live_club).register("bobrematch")
+    try:
+        ann.post("draughts", 0)
+        listed = bob.page.locator("[data-testid=requests] tr[data-request]", has_text="annrematch")
+        listed.wait_for()
+        first = bob.accept_from("annrematch")
+        ann.page.wait_for_url(f"**/#/game/{first}")
+        mover = wait_for_turn([ann, bob])
+        assert mover is not None
+        mover.page.once("dialog", lambda dialog: dialog.accept())
+        mover.page.click("[data-testid=actions] button[data-action=resign]")
+        for visitor in (ann, bob):
+            visitor.page.locator("[data-testid=rematch-offer]").wait_for()
+
+        ann.page.click("[data-testid=rematch-offer]")
+        ann.page.locator("[data-testid=rematch-waiting]").wait_for()
+        accept = bob.page.locator("[data-testid=rematch-accept]")
+        accept.wait_for()  # live, on bob's own socket
+        assert "annrematch" in bob.page.inner_text("[data-testid=rematch]")
+        bob.shot("rematch-offered-desktop")
+        accept.click()
+        for visitor in (ann, bob):
+            visitor.page.wait_for_function(
+                "([old]) => /#\\/game\\/\\w+/.test(location.hash) && !location.hash.endsWith(old)",
+                arg=[first],
+            )
+            visitor.page.wait_for_selector("[data-testid=board] svg")
+        assert ann.page.url == bob.page.url
+        assert ann.errors == [] and bob.errors == []
+    finally:
+        ann.close()
+        bob.close()

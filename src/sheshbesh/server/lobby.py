@@ -185,6 +185,14 @@ async def abandoning(session: AsyncSession, user_id: int) -> str | None:
 async def create_request(body: RequestIn, request: Request) -> dict[str, Any]:
     club = club_of(request)
     user = await require_user(request)
+    return await post_request(club, user, body)
+
+
+async def post_request(
+    club: Club, user: User, body: RequestIn, *, rematch_of: str | None = None
+) -> dict[str, Any]:
+    """Every check, then the request, its challenge note and the lobby's news (one path
+    for the request form, challenges and rematches)."""
     if body.stake > club.settings.max_stake:
         raise ApiError(f"the largest stake is {club.settings.max_stake} FUN", status=422,
                        code="invalid_stake")  # fmt: skip
@@ -223,6 +231,8 @@ async def create_request(body: RequestIn, request: Request) -> dict[str, Any]:
         if invitee is not None and not invitee.is_bot:
             challenge = {"request_id": game_request.id, "from": user.username,
                          "variant": body.variant, "stake": body.stake}  # fmt: skip
+            if rematch_of is not None:
+                challenge["rematch_of"] = rematch_of
             notes.append(await notify.add(session, club.now(), invitee.id, "challenge", challenge))
     view = request_json(game_request, user, invitee, rating)
     await publish_request(club, game_request, "request_added", view)
@@ -326,8 +336,8 @@ async def cancel_request(request_id: str, request: Request) -> dict[str, Any]:
         found = await session.get(GameRequest, request_id[:20])
         if found is None:
             raise NotFound(f"no request {request_id!r}")
-        if found.owner_id != user.id:
-            raise Forbidden("only the request's owner can cancel it")
+        if user.id not in (found.owner_id, found.invitee_id):
+            raise Forbidden("only the request's owner can cancel it (or its invitee decline it)")
         claimed = await session.execute(
             update(GameRequest)
             .where(GameRequest.id == found.id, GameRequest.status == "open")

@@ -7,6 +7,7 @@ import { applyTheme, avatarImg } from "../avatar.js";
 import { Channel } from "../channel.js";
 import { chatPanel } from "../chat.js";
 import { append, clear, h } from "../dom.js";
+import { rematchPanel } from "../rematch.js";
 import { reviewPanel } from "../review.js";
 
 const BUTTONS = ["roll", "double", "take", "beaver", "drop", "undo", "confirm", "accept_resign",
@@ -44,6 +45,11 @@ export async function mount(main, ctx) {
       render();
     },
   });
+  const rematch = rematchPanel({
+    t, api: ctx.api, id, toast: ctx.toast, navigate: ctx.navigate,
+    opponent: () => room.players[1 - room.you]?.username ?? "?",
+  });
+  let rematchLoaded = false;
   const chat = chatPanel({
     t, me: ctx.me, toast: ctx.toast, label: t("chat.title"), canWrite: chatClosedBecause,
     send: (name, text) => channel.send({ t: "chat", room: name, text }),
@@ -234,14 +240,19 @@ export async function mount(main, ctx) {
     append(result, [
       h("h2", {}, winner ? t("result.wins", { name: nameOfSide(winner) }) : t("result.draw")),
       s.match ? h("p", {}, t("result.match_score", { w: final.score[0], b: final.score[1] }))
-        : final.level ? h("p", {}, t("result.points", { level: levelName(final.level), points: final.points })) : null,
+        : final.level && s.kind !== "draughts" ? h("p", {}, t("result.points", { level: levelName(final.level), points: final.points })) : null,
       h("p", { class: "muted", "data-testid": "reason" }, t("result.reason", { reason: ruleText(final.reason) })),
       paid !== null && stake ? h("p", { "data-testid": "paid" },
         paid >= 0 ? t("result.you_won_fun", { amount: ctx.number(paid) })
           : t("result.you_lost_fun", { amount: ctx.number(-paid) })) : null,
       h("p", { class: "row" },
         h("a", { class: "button secondary", href: `/api/games/${id}/record`, download: `${id}.json` }, t("result.record")),
-        h("a", { class: "button secondary", href: `#/verify?game=${id}` }, t("result.verify")))]);
+        h("a", { class: "button secondary", href: `#/verify?game=${id}` }, t("result.verify"))),
+      room.you !== null && ctx.me ? rematch.el : null]);
+    if (room.you !== null && ctx.me && !rematchLoaded) {
+      rematchLoaded = true;
+      rematch.load();
+    }
   }
 
   // "all checkers borne off (BF-13)": the rule in words, with its ID for RULES.md.
@@ -431,9 +442,11 @@ export async function mount(main, ctx) {
     clear(bottom).append(playerCard(mySide() || "W"));
     if (room.presence.some((p) => p && !p.online)) presenceBanner();
   }, 500);
-  // A theme equipped in another tab repaints this board too.
+  // The player's own socket: a theme equipped in another tab repaints this board
+  // too, and rematch offers come and go.
   const onUserFrame = ({ detail: frame }) => {
     if (frame.t === "me") applyTheme(boardHost, frame.d.theme ?? null);
+    if (rematchLoaded) rematch.onFrame(frame);
   };
   window.addEventListener("sheshbesh:user-frame", onUserFrame);
   return () => {

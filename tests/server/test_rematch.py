@@ -1,0 +1,90 @@
+"""Rematch over real HTTP on SQLite and PostgreSQL: the same game offered again to the
+same opponent as a private challenge, both asking at once, declining, and refusals."""
+
+from __future__ import annotations
+
+from club_client import Player
+from test_rounds import open_game
+from test_standings import finish_by_resignation, notes_of
+
+DRAUGHTS = {"variant": "draughts", "stake": 20, "clock": "fischer 5m + 3s", "move_limit": 80}
+
+
+def rematch(player: Player, game_id: str):
+    return player.post(f"/api/games/{game_id}/rematch")
+
+
+def test_a_rematch_is_the_same_game_offered_to_the_opponent_who_is_told_and_accepts(new_player):
+    ann, bob = new_player("ann"), new_player("bob")
+    game_id, _ = finish_by_resignation(ann, bob, **DRAUGHTS, rated=False)
+    first = next(r for r in ann.get("/api/users/ann").json()["recent"] if r["id"] == game_id)
+    before = ann.balance() + bob.balance()
+
+    asked = rematch(bob, game_id)
+
+    assert asked.status_code == 201, asked.text
+    offer = asked.json()["request"]
+    assert offer["variant"] == "draughts" and offer["stake"] == 20
+    assert offer["clock"] == "fischer 5m + 3s" and offer["options"]["move_limit"] == 80
+    assert offer["rated"] is False and offer["invitee"]["username"] == "ann"
+    assert first["variant"] == "draughts"
+    note = notes_of(ann)[0]
+    assert note["kind"] == "challenge" and note["data"]["rematch_of"] == game_id
+    assert note["data"]["request_id"] == offer["id"] and note["data"]["from"] == "bob"
+    assert [r["id"] for r in ann.get("/api/requests").json()] == [offer["id"]]
+    game = ann.accept(offer["id"])
+    assert game["id"] != game_id and {p["username"] for p in game["players"]} == {"ann", "bob"}
+    assert ann.balance() + bob.balance() == before - 2 * 20  # both stakes held again
+
+
+def test_when_both_ask_the_second_ask_starts_the_game(new_player):
+    ann, bob = new_player("ann"), new_player("bob")
+    game_id, _ = finish_by_resignation(ann, bob, variant="backgammon", stake=5, cube=True)
+    offer = rematch(ann, game_id).json()["request"]
+    answer = rematch(bob, game_id)
+    assert answer.status_code == 201 and "game" in answer.json()
+    assert answer.json()["game"]["variant"] == "backgammon"
+    assert ann.get("/api/requests").json() == []
+    again = rematch(ann, game_id)  # the rematch is being played: no third game meanwhile
+    assert again.status_code == 409 and again.json()["error"] == "abandoning", again.text
+    assert offer["id"] not in [r["id"] for r in bob.get("/api/requests").json()]
+
+
+def test_the_opponent_may_decline_and_the_offerer_may_offer_again(new_player):
+    ann, bob, cid = new_player("ann"), new_player("bob"), new_player("cid")
+    game_id, _ = finish_by_resignation(ann, bob, variant="plakoto", stake=0)
+    offer = rematch(ann, game_id).json()["request"]
+    assert cid.http.delete(f"/api/requests/{offer['id']}").status_code == 403
+    assert bob.http.delete(f"/api/requests/{offer['id']}").status_code == 200
+    assert bob.get("/api/requests").json() == []
+    assert bob.post(f"/api/requests/{offer['id']}/accept").json()["error"] == "cannot_accept"
+    assert rematch(ann, game_id).status_code == 201
+
+
+def test_refusals_change_nothing(new_player):
+    ann, bob, cid = new_player("ann"), new_player("bob"), new_player("cid")
+    game_id, _ = finish_by_resignation(ann, bob, variant="draughts", stake=0)
+    assert rematch(cid, "nosuchgame").status_code == 404
+    spectator = rematch(cid, game_id)
+    assert spectator.status_code == 403 and spectator.json()["error"] == "not_a_player"
+    live_id, a, b = open_game(ann, cid, variant="draughts", stake=0)
+    live = rematch(ann, live_id)
+    assert live.status_code == 409 and live.json()["error"] == "game_live"
+    a.close()
+    b.close()
+    assert rematch(bob, game_id).status_code == 201
+    twice = rematch(bob, game_id)
+    assert twice.status_code == 409 and twice.json()["error"] == "rematch_offered"
+    assert len(ann.get("/api/requests").json()) == 1
+    guest = Player(ann.base, "guest")
+    assert guest.post(f"/api/games/{game_id}/rematch").status_code == 401
+    guest.close()
+
+
+def test_a_player_who_blocked_the_other_gets_no_rematch_offer(new_player):
+    ann, bob = new_player("ann"), new_player("bob")
+    game_id, _ = finish_by_resignation(ann, bob, variant="draughts", stake=0)
+    assert bob.post("/api/blocks", {"username": "ann"}).status_code == 201
+    refused = rematch(ann, game_id)
+    assert refused.status_code == 403 and refused.json()["error"] == "cannot_send"
+    assert bob.get("/api/requests").json() == [] and notes_of(bob)[0]["kind"] != "challenge"
