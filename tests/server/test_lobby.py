@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import threading
+from types import SimpleNamespace
 
 import pytest
 from club_client import Player
+
+from sheshbesh.server import lobby
 
 
 def test_a_request_is_listed_with_its_options_until_cancelled(new_player):
@@ -33,6 +36,8 @@ def test_a_request_is_listed_with_its_options_until_cancelled(new_player):
         ({"variant": "draughts", "stake": 1, "cube": True}, "invalid_options"),
         ({"variant": "backgammon", "stake": 1, "clock": "forever"}, "invalid_clock"),
         ({"variant": "backgammon", "stake": 1, "colour": "pink"}, "invalid_request"),
+        ({"variant": "backgammon", "stake": 1, "colour": "white"}, "invalid_options"),
+        ({"variant": "draughts", "stake": 1, "colour": "pink"}, "invalid_request"),
     ],
 )
 def test_bad_requests_get_a_clear_error_and_nothing_is_posted(new_player, body, code):
@@ -122,3 +127,32 @@ def test_two_accepts_at_once_give_exactly_one_game(new_player):
     assert sorted(p.balance() for p in rivals) == [99_700, 100_000, 100_000, 100_000]
     assert len(ann.get("/api/games/live").json()) == 1
     assert ann.get("/healthz").json()["ledger_total"] == 0
+
+
+@pytest.mark.parametrize("colour", ["white", "black", "random"])
+def test_a_draughts_request_says_who_plays_white(new_player, colour):
+    """Seat 0 plays White in draughts; "random" is drawn from the new game's id."""
+    ann, bob = new_player("ann"), new_player("bob")
+    offer = ann.offer(variant="draughts", stake=0, colour=colour)
+    assert offer["options"]["colour"] == colour
+    game = bob.accept(offer["id"])
+    white = game["players"][0]["username"]
+    if colour == "random":
+        found = SimpleNamespace(variant="draughts", options={"colour": colour})
+        expected = "ann" if lobby.owner_plays_white(found, game["id"]) else "bob"
+    else:
+        expected = "ann" if colour == "white" else "bob"
+    assert white == expected
+    sock = ann.watch(game["id"])
+    snapshot = sock.until(lambda f: f["t"] == "snapshot")["d"]
+    assert (snapshot["you"] == snapshot["state"]["white_seat"]) == (expected == "ann")
+    sock.close()
+
+
+def test_random_colours_fall_both_ways():
+    """The draw is the first byte of SHA-256 of the game id: even → the owner is White."""
+    found = SimpleNamespace(variant="draughts", options={"colour": "random"})
+    draws = {lobby.owner_plays_white(found, f"g{n}") for n in range(16)}
+    assert draws == {True, False}
+    plain = SimpleNamespace(variant="backgammon", options={})
+    assert lobby.owner_plays_white(plain, "g1")

@@ -88,3 +88,14 @@ def test_a_player_who_blocked_the_other_gets_no_rematch_offer(new_player):
     refused = rematch(ann, game_id)
     assert refused.status_code == 403 and refused.json()["error"] == "cannot_send"
     assert bob.get("/api/requests").json() == [] and notes_of(bob)[0]["kind"] != "challenge"
+
+
+def test_in_draughts_the_players_change_colours(new_player):
+    ann, bob = new_player("ann"), new_player("bob")
+    game_id, _ = finish_by_resignation(ann, bob, variant="draughts", stake=0, colour="white")
+    first = ann.get(f"/api/games/{game_id}").json()
+    assert first["players"][0]["username"] == "ann"  # seat 0 plays White
+    offer = rematch(ann, game_id).json()["request"]
+    assert offer["options"]["colour"] == "black"
+    second = bob.accept(offer["id"])
+    assert second["players"][0]["username"] == "bob"

@@ -186,7 +186,8 @@ def families() -> dict[str, set[str]]:
     """Keys built at run time, by their template with every ``${…}`` written ``${}``."""
     actions = (set(tables.RACE_ACTIONS) | set(tables.DRAUGHTS_ACTIONS) | {"resign"}) - BOARD_ACTIONS
     stake_modes = literal_values(lobby.RequestIn.model_fields["stake_mode"].annotation)
-    options = set(lobby.RACE_FIELDS) | {"move_limit"} | stake_modes
+    options = set(lobby.RACE_FIELDS) | {"move_limit", "colour"} | stake_modes
+    colours = literal_values(lobby.RequestIn.model_fields["colour"].annotation)
     problems, unreadable = dice_codes()
     members: dict[str, list[Any]] = {
         "variant.${}": [VARIANTS],
@@ -195,6 +196,9 @@ def families() -> dict[str, set[str]]:
         "result.rule.${}": [END_RULES],
         "ledger.${}": [LEDGER_REASONS],
         "option.${}": [options],
+        # views/lobby.js: the draughts colour select and the request's tag.
+        "option.colour_${}": [colours],
+        "option.owner_${}": [colours - {"random"}],
         # board/race.js checkerCount(colour), board/draughts.js count(what) and its squares.
         "board.one_${}": [("white", "black", "piece", "king")],
         "board.many_${}": [("white", "black")],

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 from typing import Any, Literal
 
@@ -67,6 +68,9 @@ class RequestIn(BaseModel):
     move_limit: StrictInt | None = Field(default=None, ge=0, le=1000)
     start: str | None = Field(default=None, max_length=400,
                               description="draughts: a set-up start position (FEN)")  # fmt: skip
+    colour: Literal["white", "black", "random"] | None = Field(
+        default=None, description="draughts: the owner's colour (white unless chosen)"
+    )
     opponent: str | None = Field(default=None, max_length=20,
                                  description="a private challenge: only this player (or bot)"
                                              " sees the request and may accept it")  # fmt: skip
@@ -99,7 +103,10 @@ def table_options(body: RequestIn) -> tuple[str, dict[str, Any]]:
         if extra:
             raise InvalidOptions(f"draughts has no {extra[0]} option")
         options = DraughtsOptions(start=body.start, move_limit=body.move_limit or 0).check()
-        return "draughts", options.to_json()
+        return "draughts", options.to_json() | {"colour": body.colour or "white"}
+    if body.colour is not None:
+        raise InvalidOptions("the colour is a draughts option: here the opening roll decides"
+                             " who starts (BF-14)")  # fmt: skip
     if body.move_limit is not None or body.start is not None:
         raise InvalidOptions("the move limit and a set-up start are draughts options (DR-21)")
     chosen = {name: getattr(body, name) for name in RACE_FIELDS if getattr(body, name) is not None}
@@ -112,7 +119,8 @@ def new_table(
 ) -> tuple[Table, dict[str, Any]]:
     """A new table and its ``created`` event (the log's event 0)."""
     if kind == "draughts":
-        return DraughtsTable.create(DraughtsOptions.from_json(options))
+        table_only = {k: v for k, v in options.items() if k != "colour"}  # seats, not the game
+        return DraughtsTable.create(DraughtsOptions.from_json(table_only))
     race = RaceOptions(**options)
     assert commit is not None
     if kind == "match":
@@ -283,8 +291,8 @@ async def variants() -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for name in VARIANTS:
         if name == "draughts":
-            out.append({"variant": name, "options": ["move_limit"],
-                        "defaults": DraughtsOptions().to_json()})  # fmt: skip
+            defaults = DraughtsOptions().to_json() | {"colour": "random"}  # the form's choice
+            out.append({"variant": name, "options": ["colour", "move_limit"], "defaults": defaults})
             continue
         defaults = RaceOptions.defaults(name).to_json()
         rules = find_rules(name)
@@ -430,12 +438,14 @@ async def start_game(
     bots = set(await session.scalars(
         select(User.id).where(User.id.in_([found.owner_id, acceptor]), User.is_bot)
     ))  # fmt: skip
-    owner_is_bot, acceptor_is_bot = found.owner_id in bots, acceptor in bots
+    seats = (found.owner_id, acceptor)
+    if not owner_plays_white(found, game_id):  # draughts: seat 0 is White
+        seats = (acceptor, found.owner_id)
     game = Game(
         id=game_id, kind=kind, variant=found.variant, stake=found.stake, control=str(control),
-        seat0_id=found.owner_id, seat1_id=acceptor, status="live", seq=0,
+        seat0_id=seats[0], seat1_id=seats[1], status="live", seq=0,
         dice_secret=None, next_roll=1, clock=None, held0=0, held1=0,
-        away0=None if owner_is_bot else now, away1=None if acceptor_is_bot else now,
+        away0=None if seats[0] in bots else now, away1=None if seats[1] in bots else now,
         spectators=0, created_at=now, rated=found.rated,
     )  # fmt: skip
     session.add(game)
@@ -450,6 +460,15 @@ async def start_game(
         game.dice_secret = dice.box.secret.hex()
         game.next_roll = dice.box.next_roll
     return game
+
+
+def owner_plays_white(found: GameRequest, game_id: str) -> bool:
+    """A draughts request's colour; "random" is drawn from the new game's id (unknown
+    to both players until the game exists). Race games: the opening roll decides."""
+    colour = found.options.get("colour", "white") if found.variant == "draughts" else "white"
+    if colour == "random":
+        return hashlib.sha256(game_id.encode()).digest()[0] % 2 == 0
+    return bool(colour == "white")
 
 
 # --- the lobby socket ------------------------------------------------------------------

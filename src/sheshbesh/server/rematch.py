@@ -55,9 +55,11 @@ async def rematch(game_id: str, request: Request) -> dict[str, Any]:
             raise Conflict(f"you have already offered a rematch (request {offer.id})",
                            code="rematch_offered")  # fmt: skip
         return {"game": await accept(club, offer.id, user)}  # both asked: play
+    options = _options_of(origin)
+    if game.variant == "draughts":  # colours change over, as between sets at a club
+        options["colour"] = "black" if user.id == game.seat0_id else "white"
     body = RequestIn(variant=game.variant, stake=game.stake, clock=game.control,
-                     opponent=opponent.username, rated=origin.rated,
-                     **_options_of(origin))  # fmt: skip
+                     opponent=opponent.username, rated=origin.rated, **options)  # fmt: skip
     # A bot takes a rematch as it takes any private challenge: by its policy, at once.
     return {"request": await post_request(club, user, body, rematch_of=game.id)}
 

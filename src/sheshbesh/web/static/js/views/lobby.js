@@ -124,6 +124,9 @@ export function optionTags(t, request) {
   }
   if (o.last_roll) tags.push(t("option.last_roll"));
   if (o.move_limit) tags.push(t("option.move_limit_n", { n: o.move_limit }));
+  if (o.colour === "white" || o.colour === "black") {
+    tags.push(t(`option.owner_${o.colour}`, { name: request.owner?.username ?? "" }));
+  }
   if (request.invitee) tags.push(t("lobby.challenge_to", { name: request.invitee.username }));
   if (request.rated === false) tags.push(t("lobby.unrated"));
   return tags.map((tag) => h("span", { class: "tag" }, tag));
@@ -206,6 +209,10 @@ function requestForm(ctx, variants, bots, friends) {
       if (typeof value === "boolean") {
         input = h("input", { type: "checkbox", name, checked: value });
         optionsBox.append(h("label", { class: "check" }, input, t(`option.${name}`)));
+      } else if (name === "colour") {  // draughts: the owner's colour
+        input = h("select", { name, "data-testid": "colour" }, ["random", "white", "black"].map((c) =>
+          h("option", { value: c, selected: c === value }, t(`option.colour_${c}`))));
+        optionsBox.append(h("label", {}, t("option.colour"), input));
       } else if (name === "stake_mode") {
         input = h("select", { name }, ["oin", "mars"].map((m) => h("option", { value: m, selected: m === value },
           t(`option.${m}`))));
