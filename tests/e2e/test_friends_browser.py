@@ -191,3 +191,21 @@ def test_a_rematch_offered_in_the_room_is_accepted_live_and_both_move_to_the_new
     finally:
         ann.close()
         bob.close()
+
+
+def test_a_private_challenge_can_be_declined_from_the_lobby(browser, live_club):
+    ann = Visitor(browser, live_club).register("anndecline")
+    bob = Visitor(browser, live_club).register("bobdecline")
+    try:
+        ann.go("#/?opponent=bobdecline")
+        ann.page.wait_for_selector("[data-testid=new-request]")
+        assert ann.page.input_value("[data-testid=opponent]") == "bobdecline"
+        ann.post("draughts", 0)
+        row = bob.page.locator("[data-testid=requests] tr[data-request]", has_text="anndecline")
+        row.locator("[data-testid=decline]").click()
+        row.wait_for(state="detached")
+        ann.page.locator("[data-testid=requests] tr[data-request]").wait_for(state="detached")
+        assert ann.errors == [] and bob.errors == []
+    finally:
+        ann.close()
+        bob.close()

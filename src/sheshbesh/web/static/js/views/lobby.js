@@ -153,6 +153,12 @@ function requestRow(ctx, request) {
         event.target.disabled = false;
       }
     } }, t("lobby.accept"));
+    if (request.invitee && request.invitee.id === ctx.me.id) {  // a challenge to me: or decline it
+      button = h("span", { class: "row" }, button,
+        h("button", { type: "button", class: "secondary", "data-testid": "decline", onclick: async () => {
+          try { await api.del(`/api/requests/${request.id}`); } catch (e) { ctx.toast(e.message, "bad"); }
+        } }, t("rematch.decline")));
+    }
   }
   return h("tr", { dataset: { request: request.id } },
     h("td", {}, h("a", { class: "who", href: `#/profile/${request.owner.username}` },
