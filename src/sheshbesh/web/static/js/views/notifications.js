@@ -15,7 +15,11 @@ const OUTCOME = { won: "notify.game_won", lost: "notify.game_lost", draw: "notif
 const KINDS = {
   friend_request: { href: () => "#/friends", text: (d) => ["notify.friend_request", { name: d.from }] },
   friend_accepted: { href: () => "#/friends", text: (d) => ["notify.friend_accepted", { name: d.by }] },
-  challenge: { href: () => "#/", text: (d, v) => ["notify.challenge", { name: d.from, variant: v(d.variant), stake: number(d.stake || 0) }] },
+  challenge: {  // a rematch is answered in the finished game's room, any other in the lobby
+    href: (d) => (d.rematch_of ? `#/game/${d.rematch_of}` : "#/"),
+    text: (d, v) => [d.rematch_of ? "notify.rematch" : "notify.challenge",
+      { name: d.from, variant: v(d.variant), stake: number(d.stake || 0) }],
+  },
   request_accepted: { href: (d) => `#/game/${d.game_id}`, text: (d, v) => ["notify.request_accepted", { name: d.by, variant: v(d.variant) }] },
   your_turn: { href: (d) => `#/game/${d.game_id}`, text: (d, v) => ["notify.your_turn", { name: d.opponent, variant: v(d.variant) }] },
   game_result: { href: (d) => `#/game/${d.game_id}`, text: (d, v) => [OUTCOME[d.outcome] || "notify.game_over", { name: d.opponent, variant: v(d.variant) }] },
