@@ -55,10 +55,11 @@ export async function mount(main, ctx) {
     send: (name, text) => channel.send({ t: "chat", room: name, text }),
   });
 
+  const statusCard = h("div", { class: "card stack" }, status, actions, options);
   const root = h("div", { class: "room", "data-testid": "room" },
     h("section", {}, title, top, boardHost, bottom),
     h("aside", { class: "stack" },
-      h("div", { class: "card stack" }, status, actions, options),
+      statusCard,
       result, replayBox, review.el,
       chat.el,
       h("details", { class: "card" }, h("summary", {}, t("room.moves")), log)));
@@ -284,6 +285,7 @@ export async function mount(main, ctx) {
     clear(top).append(playerCard(other));
     clear(bottom).append(playerCard(me));
     status.textContent = statusText();
+    statusCard.hidden = !!(s.match ? s.match.result : s.result);  // the result card says it all
     options.hidden = room.you === null || s.kind === "draughts" || !!(s.match ? s.match.result : s.result);
     renderActions();
     renderResult();
