@@ -264,3 +264,25 @@ def test_processes_starting_together_on_one_database_make_each_bot_once(
             finally:
                 for running in clubs:
                     running.__exit__()
+
+
+def test_a_rematch_with_a_bot_is_taken_at_once_with_colours_changed(bot_club, player):
+    ann = player("ann")
+    offer = ann.offer(variant="draughts", stake=0, opponent="Randy_Draughts")
+    game_id = game_of(ann, offer["id"])
+    sock = ann.watch(game_id)
+    sock.until(lambda f: f["t"] == "snapshot")
+    assert sock.seat == 0 and sock.my_turn  # ann is White and moves first: she resigns
+    assert sock.act({"type": "resign"})["t"] == "state"
+    sock.close()
+    answer = ann.post(f"/api/games/{game_id}/rematch")
+    assert answer.status_code == 201, answer.text
+    assert answer.json()["request"]["options"]["colour"] == "black"
+
+    def rematch_game() -> str | None:
+        games = ann.get("/api/users/ann").json().get("recent", [])
+        return next((g["id"] for g in games if g["id"] != game_id), None)
+
+    second = wait_for(rematch_game)
+    players = ann.get(f"/api/games/{second}").json()["players"]
+    assert [p["username"] for p in players] == ["Randy_Draughts", "ann"]
