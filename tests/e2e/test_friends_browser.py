@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from test_club import PHONE, Visitor, act_once, wait_for_turn
+from test_club import PASSWORD, PHONE, Visitor, act_once, wait_for_turn
 
 
 def unread(visitor: Visitor) -> int:
@@ -209,3 +209,29 @@ def test_a_private_challenge_can_be_declined_from_the_lobby(browser, live_club):
     finally:
         ann.close()
         bob.close()
+
+
+def test_a_player_changes_his_password_on_his_profile(browser, live_club):
+    ann = Visitor(browser, live_club).register("annpassword")
+    try:
+        ann.go("#/profile/annpassword")
+        form = ann.page.locator("[data-testid=password-form]")
+        form.locator("input[name=current]").fill(PASSWORD)
+        form.locator("input[name=new]").fill("a brand new secret")
+        form.locator("input[name=again]").fill("a different one!")
+        form.locator("button[type=submit]").click()
+        assert "differ" in form.locator(".error").inner_text()
+        form.locator("input[name=again]").fill("a brand new secret")
+        form.locator("button[type=submit]").click()
+        ann.page.locator(".toast", has_text="Password changed").wait_for()
+        ann.shot("profile-password-desktop")
+        logged_in = ann.page.evaluate(
+            "fetch('/api/login', {method: 'POST', headers: {'content-type': 'application/json',"
+            " 'x-csrf-token': document.cookie.split('csrf=')[1].split(';')[0]},"
+            " body: JSON.stringify({username: 'annpassword', password: 'a brand new secret'})})"
+            ".then(r => r.status)"
+        )
+        assert logged_in == 200
+        assert ann.errors == []
+    finally:
+        ann.close()

@@ -115,3 +115,72 @@ def test_profile_shows_results_and_hides_the_balance_from_others(new_player):
     assert own["balance"] == 100_000 and own["played"] == 0
     seen = bob.get("/api/users/ANN").json()
     assert seen["username"] == "ann" and "balance" not in seen
+
+
+# --- changing the password --------------------------------------------------------------
+
+NEW_PASSWORD = "a longer new secret"
+
+
+def log_in(base: str, name: str, password: str) -> httpx.Response:
+    browser = Player(base, name)
+    try:
+        return browser.post("/api/login", {"username": name, "password": password})
+    finally:
+        browser.close()
+
+
+def test_a_new_password_ends_every_other_session_and_keeps_this_one(new_player, club):
+    ann = new_player("ann")
+    elsewhere = Player(club.base, "ann")
+    assert elsewhere.post("/api/login", {"username": "ann", "password": PASSWORD}).is_success
+    changed = ann.post("/api/me/password", {"current": PASSWORD, "new": NEW_PASSWORD})
+    assert changed.status_code == 200 and changed.json() == {"ok": True, "sessions_ended": 1}
+    assert ann.get("/api/me").status_code == 200
+    assert elsewhere.get("/api/me").status_code == 401
+    assert log_in(club.base, "ann", PASSWORD).status_code == 401
+    assert log_in(club.base, "ann", NEW_PASSWORD).status_code == 200
+    elsewhere.close()
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"current": "not my password", "new": NEW_PASSWORD}, 403, "wrong_password"),
+        ({"current": PASSWORD, "new": "short"}, 422, "invalid_password"),
+        ({"current": PASSWORD, "new": "x" * 257}, 422, "invalid_password"),
+        ({"current": PASSWORD}, 422, "invalid_request"),
+        ({"current": PASSWORD, "new": 12345678}, 422, "invalid_request"),
+    ],
+)
+def test_a_refused_password_change_changes_nothing(new_player, club, body, status, code):
+    ann = new_player("ann")
+    refused = ann.post("/api/me/password", body)
+    assert refused.status_code == status and refused.json()["error"] == code, refused.text
+    assert ann.get("/api/me").status_code == 200
+    assert log_in(club.base, "ann", PASSWORD).status_code == 200
+
+
+def test_a_guest_or_a_forged_request_cannot_change_a_password(new_player, club):
+    ann = new_player("ann")
+    guest = Player(club.base, "guest")
+    assert (
+        guest.post("/api/me/password", {"current": PASSWORD, "new": NEW_PASSWORD}).status_code
+        == 401
+    )
+    guest.close()
+    forged = httpx.Client(base_url=club.base, cookies=dict(ann.http.cookies))
+    response = forged.post("/api/me/password", json={"current": PASSWORD, "new": NEW_PASSWORD})
+    assert response.status_code == 403 and response.json()["error"] == "csrf"
+    forged.close()
+    assert log_in(club.base, "ann", PASSWORD).status_code == 200
+
+
+def test_wrong_current_passwords_count_with_wrong_logins(new_player, club):
+    ann = new_player("ann")
+    codes = [
+        ann.post("/api/me/password", {"current": f"guess-{n}-xx", "new": NEW_PASSWORD}).status_code
+        for n in range(6)
+    ]
+    assert codes == [403] * 5 + [429]
+    assert log_in(club.base, "ann", PASSWORD).status_code == 429

@@ -165,24 +165,29 @@ async def register(body: Credentials, request: Request, response: Response) -> d
     return me
 
 
+async def _check_not_locked(club: Club, session: AsyncSession, key: str, now: float) -> None:
+    """Refuse once an account has had too many wrong passwords lately (any process)."""
+    failures = await session.scalar(
+        select(func.count())
+        .select_from(LoginAttempt)
+        .where(LoginAttempt.username_key == key)
+        .where(LoginAttempt.at > now - club.settings.login_window)
+    )
+    if (failures or 0) >= club.settings.login_failures:
+        raise TooMany(
+            "too many wrong passwords for this account; try again in a few minutes",
+            retry_after=club.settings.login_window,
+        )
+
+
 @router.post("/login")
 async def login(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
     club = club_of(request)
     key = body.username.lower()[:20]
     now = club.now()
     async with club.db.read() as session:
-        failures = await session.scalar(
-            select(func.count())
-            .select_from(LoginAttempt)
-            .where(LoginAttempt.username_key == key)
-            .where(LoginAttempt.at > now - club.settings.login_window)
-        )
+        await _check_not_locked(club, session, key, now)
         user = await session.scalar(select(User).where(User.username_key == key))
-    if (failures or 0) >= club.settings.login_failures:
-        raise TooMany(
-            "too many wrong passwords for this account; try again in a few minutes",
-            retry_after=club.settings.login_window,
-        )
     if user is None or not await _verify(club, user.password_hash, body.password[:256]):
         async with club.db.transaction() as session:
             session.add(LoginAttempt(username_key=key, at=now))
@@ -193,6 +198,41 @@ async def login(body: Credentials, request: Request, response: Response) -> dict
         me = await me_json(session, user)
     _set_session_cookie(club, response, token)
     return me
+
+
+class PasswordChange(BaseModel):
+    current: str
+    new: str
+
+
+@router.post("/me/password")
+async def change_password(body: PasswordChange, request: Request) -> dict[str, Any]:
+    """A new password, given the current one; every other session of the account ends.
+
+    Wrong current passwords count with wrong logins: guessing here is no easier.
+    """
+    club = club_of(request)
+    user = await require_user(request)
+    now = club.now()
+    async with club.db.read() as session:
+        await _check_not_locked(club, session, user.username_key, now)
+    if not await _verify(club, user.password_hash, body.current[:256]):
+        async with club.db.transaction() as session:
+            session.add(LoginAttempt(username_key=user.username_key, at=now))
+        raise ApiError("that is not your current password", status=403, code="wrong_password")
+    digest = await asyncio.to_thread(hasher(club).hash, check_password(body.new))
+    kept = token_hash(request.cookies.get(SESSION_COOKIE, ""))
+    async with club.db.transaction() as session:
+        me = await session.get(User, user.id)
+        assert me is not None
+        me.password_hash = digest
+        ended = await session.execute(
+            delete(Session).where(Session.user_id == user.id, Session.token_hash != kept)
+        )
+        await session.execute(
+            delete(LoginAttempt).where(LoginAttempt.username_key == user.username_key)
+        )
+    return {"ok": True, "sessions_ended": ended.rowcount}  # type: ignore[attr-defined]
 
 
 @router.post("/logout")

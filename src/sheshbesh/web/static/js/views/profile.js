@@ -2,6 +2,7 @@
 // room, with replay once finished), the friend and challenge buttons, and, for the
 // player himself, any play-ban with its reason, the wallet and its ledger history.
 
+import { ApiError } from "../api.js";
 import { avatarImg } from "../avatar.js";
 import { h } from "../dom.js";
 import { language } from "../i18n.js";
@@ -64,7 +65,37 @@ export async function mount(main, ctx) {
           h("td", {}, t(`ledger.${row.reason}`)),
           h("td", { class: "num" }, `${row.amount > 0 ? "+" : ""}${ctx.number(row.amount)}`),
           h("td", {}, row.game ? h("a", { href: `#/game/${row.game}` }, t("profile.game")) : "")))))));
+    main.append(passwordCard(ctx));
   }
+}
+
+// A new password, given the current one; the server ends every other session.
+function passwordCard(ctx) {
+  const { t, api } = ctx;
+  const field = (name, label) => h("label", {}, label,
+    h("input", { type: "password", name, required: true, autocomplete: name === "current" ? "current-password" : "new-password",
+      minlength: name === "current" ? null : 8, maxlength: 256 }));
+  const message = h("p", { class: "error", role: "alert" });
+  const form = h("form", { class: "stack password-form", "data-testid": "password-form", onsubmit: async (event) => {
+    event.preventDefault();
+    message.textContent = "";
+    const data = new FormData(form);
+    if (data.get("new") !== data.get("again")) {
+      message.textContent = t("password.mismatch");
+      return;
+    }
+    try {
+      await api.post("/api/me/password", { current: data.get("current"), new: data.get("new") });
+      form.reset();
+      ctx.toast(t("password.changed"));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      message.textContent = error.message;
+    }
+  } },
+  field("current", t("password.current")), field("new", t("password.new")), field("again", t("password.again")),
+  message, h("button", { type: "submit" }, t("password.change")));
+  return h("section", { class: "card", "data-testid": "password" }, h("h2", {}, t("password.title")), form);
 }
 
 function ratingsCard(ctx, profile) {
