@@ -168,6 +168,9 @@ def test_a_rematch_offered_in_the_room_is_accepted_live_and_both_move_to_the_new
         ann.page.wait_for_url(f"**/#/game/{first}")
         mover = wait_for_turn([ann, bob])
         assert mover is not None
+        waiting = bob if mover is ann else ann
+        assert mover.page.title().startswith("● Your turn · ")  # the tab says so
+        assert waiting.page.title().startswith("International draughts · ")
         mover.page.once("dialog", lambda dialog: dialog.accept())
         mover.page.click("[data-testid=actions] button[data-action=resign]")
         for visitor in (ann, bob):

@@ -55,6 +55,7 @@ export async function mount(main, ctx) {
     send: (name, text) => channel.send({ t: "chat", room: name, text }),
   });
 
+  const pageTitle = document.title;
   const statusCard = h("div", { class: "card stack" }, status, actions, options);
   const root = h("div", { class: "room", "data-testid": "room" },
     h("section", {}, title, top, boardHost, bottom),
@@ -280,6 +281,9 @@ export async function mount(main, ctx) {
       finished: String(!!(s.match ? s.match.result : s.result)),
     });
     title.textContent = `${t(`variant.${s.variant}`)} · ${room.players.map((p) => p.username).join(" – ")}`;
+    // The tab says when the game waits for you, as on lichess: seen from another tab.
+    const waiting = !!room.legal && room.you !== null && !room.replay;
+    document.title = waiting ? `● ${t("room.your_turn_tab")} · ${pageTitle}` : `${title.textContent} · ${pageTitle}`;
     const me = mySide() || "W";
     const other = me === "W" ? "B" : "W";
     clear(top).append(playerCard(other));
@@ -452,6 +456,7 @@ export async function mount(main, ctx) {
   };
   window.addEventListener("sheshbesh:user-frame", onUserFrame);
   return () => {
+    document.title = pageTitle;
     window.removeEventListener("sheshbesh:user-frame", onUserFrame);
     clearInterval(ticker);
     channel.close();
