@@ -226,6 +226,32 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _moderate(args: argparse.Namespace) -> int:
+    """An operator's action on one account, straight on the club's database."""
+    import asyncio
+    import json
+    import time
+
+    from sheshbesh.server.moderation import Moderation, moderate
+    from sheshbesh.server.settings import Settings
+    from sheshbesh.store.db import Database
+
+    action = Moderation(close=args.close, reopen=args.reopen, mute_minutes=args.mute,
+                        unmute=args.unmute).check()  # fmt: skip
+    settings = Settings.from_env(database_url=args.db)
+
+    async def run() -> dict[str, object]:
+        db = Database(settings.database_url)
+        try:
+            await db.migrate()
+            return await moderate(db, args.username, action, time.time())
+        finally:
+            await db.close()
+
+    print(json.dumps(asyncio.run(run())))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sheshbesh",
@@ -271,6 +297,17 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     serve.add_argument("--redis", default=None, help="Redis URL (default: $REDIS_URL; none)")
 
+    moderate = commands.add_parser("moderate", help="close, reopen or mute an account")
+    moderate.add_argument("username")
+    moderate.add_argument("--db", default=None, help="as for serve")
+    chosen = moderate.add_mutually_exclusive_group(required=True)
+    chosen.add_argument(
+        "--close", action="store_true", help="end its sessions, refuse logins, cancel requests"
+    )
+    chosen.add_argument("--reopen", action="store_true")
+    chosen.add_argument("--mute", type=int, metavar="MINUTES", help="refuse its chat lines")
+    chosen.add_argument("--unmute", action="store_true")
+
     perft = commands.add_parser("perft", help="count move-tree leaves (draughts)")
     perft.add_argument("game", choices=["draughts"])
     perft.add_argument("--fen", default=None)
@@ -299,6 +336,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _import(args)
         if args.command == "serve":
             return _serve(args)
+        if args.command == "moderate":
+            return _moderate(args)
         return _perft(args)
     except ValueError as error:
         print(f"sheshbesh: {error}", file=sys.stderr)

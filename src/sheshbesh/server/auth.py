@@ -121,7 +121,7 @@ async def user_of(club: Club, connection: HTTPConnection) -> User | None:
     if found is None or found[1] < club.now():
         return None
     user: User = found[0]
-    return user
+    return None if user.closed_at is not None else user  # closed: its sessions count for nothing
 
 
 async def require_user(request: Request) -> User:
@@ -192,6 +192,8 @@ async def login(body: Credentials, request: Request, response: Response) -> dict
         async with club.db.transaction() as session:
             session.add(LoginAttempt(username_key=key, at=now))
         raise ApiError("wrong username or password", status=401, code="wrong_password")
+    if user.closed_at is not None:  # said only to whoever knows the password
+        raise ApiError("this account was closed by the club", status=403, code="account_closed")
     async with club.db.transaction() as session:
         await session.execute(delete(LoginAttempt).where(LoginAttempt.username_key == key))
         token = await _open_session(club, session, user)

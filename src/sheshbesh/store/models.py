@@ -49,6 +49,8 @@ class User(Base):
     """The equipped board theme's shop item (None: the club's default)."""
     chat_muted_until: Mapped[float | None] = mapped_column(Float)
     """Chat refused until then (set after a flood); None: may chat."""
+    closed_at: Mapped[float | None] = mapped_column(Float)
+    """An operator closed the account then: no login, no session (None: open)."""
 
 
 class Session(Base):
