@@ -238,3 +238,67 @@ def test_a_player_changes_his_password_on_his_profile(browser, live_club):
         assert ann.errors == []
     finally:
         ann.close()
+
+
+def state_of(visitor: Visitor, game_id: str) -> dict:
+    page = visitor.page.evaluate(f"fetch('/api/games/{game_id}').then(r => r.json())")
+    return dict(page["state"])
+
+
+def test_moves_typed_in_notation_are_played(browser, live_club):
+    """The keyboard's way to move, in both families: a play ("24/18 13/10") and a draughts move."""
+    from sheshbesh.games.draughts import Position as DraughtsPosition
+    from sheshbesh.games.race import Position as RacePosition
+
+    ann = Visitor(browser, live_club).register("anntyping")
+    bob = Visitor(browser, live_club).register("bobtyping")
+    try:
+        for variant in ("backgammon", "draughts"):
+            ann.post(variant, 0)
+            requests = bob.page.locator("[data-testid=requests] tr[data-request]")
+            requests.filter(has_text="anntyping").wait_for()
+            game_id = bob.accept_from("anntyping")
+            ann.page.wait_for_url(f"**/#/game/{game_id}")
+            mover = wait_for_turn([ann, bob])
+            assert mover is not None
+            if variant == "backgammon" and mover.room("mine") == "true":
+                mover.page.locator("[data-testid=move-text]").wait_for()
+            state = state_of(mover, game_id)
+            if variant == "draughts":
+                text = str(DraughtsPosition.from_fen(state["position"]).legal_moves()[0])
+            else:
+                position = RacePosition.from_text("backgammon", state["position"])
+                text = position.legal_plays(tuple(state["dice"]))[0].notation()
+            before = int(mover.room("v"))
+            field = mover.page.locator("[data-testid=move-text]")
+            mover.shot(f"room-typed-move-{variant}")
+            field.fill("99/98")  # nonsense first: a clear error, nothing played
+            field.press("Enter")
+            mover.page.locator(".toast.bad").first.wait_for()
+            assert int(mover.room("v")) == before
+            field.fill(text)
+            field.press("Enter")
+            mover.page.wait_for_function(
+                "([v]) => Number(document.querySelector('[data-testid=room]').dataset.v) > v",
+                arg=[before],
+            )
+            assert mover.room("mine") == "false"  # the turn passed
+            moves = state_of(mover, game_id)
+            assert moves["turn" if variant == "backgammon" else "to_act"] != state.get(
+                "turn" if variant == "backgammon" else "to_act"
+            )
+            mover.page.once("dialog", lambda dialog: dialog.accept())
+            other = bob if mover is ann else ann
+            wait_for_turn([other])
+            other.page.once("dialog", lambda dialog: dialog.accept())
+            other.page.click("[data-testid=actions] button[data-action=resign]")
+            if variant == "backgammon":
+                mover.page.click("[data-testid=actions] button[data-action=accept_resign]")
+            for visitor in (ann, bob):
+                visitor.page.locator("[data-testid=rematch-offer]").wait_for()
+            ann.go("#/")
+            bob.go("#/")
+        assert ann.errors == [] and bob.errors == []
+    finally:
+        ann.close()
+        bob.close()

@@ -56,7 +56,17 @@ export async function mount(main, ctx) {
   });
 
   const pageTitle = document.title;
-  const statusCard = h("div", { class: "card stack" }, status, actions, options);
+  // A move typed in notation ("13/7 8/7", "32-28"): for the keyboard, and for screen readers.
+  const moveText = h("input", { type: "text", name: "move", autocomplete: "off", spellcheck: false,
+    "aria-label": t("room.type_move"), "data-testid": "move-text" });
+  const moveForm = h("form", { class: "row move-text", hidden: true, onsubmit: (event) => {
+    event.preventDefault();
+    const text = moveText.value.trim();
+    if (!text || !room.state) return;
+    act(room.state.kind === "draughts" ? { type: "move", text } : { type: "play", text });
+    moveText.value = "";
+  } }, moveText, h("button", { type: "submit", class: "secondary" }, t("room.play_typed")));
+  const statusCard = h("div", { class: "card stack" }, status, actions, moveForm, options);
   const root = h("div", { class: "room", "data-testid": "room" },
     h("section", {}, title, top, boardHost, bottom),
     h("aside", { class: "stack" },
@@ -203,6 +213,9 @@ export async function mount(main, ctx) {
   function renderActions() {
     clear(actions);
     const legal = room.replay ? null : room.legal;
+    const moving = !!legal && room.you !== null && legal.some((a) => a.type === "move");
+    moveForm.hidden = !moving;
+    if (moving) moveText.placeholder = room.state.kind === "draughts" ? "32-28" : "13/7 8/7";
     if (!legal || room.you === null) return;
     const types = new Set(legal.map((a) => a.type));
     for (const type of BUTTONS) {
