@@ -302,3 +302,25 @@ def test_moves_typed_in_notation_are_played(browser, live_club):
     finally:
         ann.close()
         bob.close()
+
+
+def test_the_lobby_lists_the_bots_and_readies_a_challenge_to_one(browser, live_club):
+    ann = Visitor(browser, live_club).register("annbots")
+    try:
+        card = ann.page.locator("[data-testid=bots]")
+        card.wait_for()
+        names = card.locator("li").evaluate_all("rows => rows.map(r => r.dataset.bot)")
+        assert "Draughts_Easy" in names and len(names) >= 3
+        row = card.locator("li[data-bot=Draughts_Easy]")
+        assert "Alpha-beta" in row.inner_text()
+        row.locator("[data-testid=challenge-bot]").click()
+        assert ann.page.input_value("select[name=variant]") == "draughts"
+        assert ann.page.input_value("[data-testid=opponent]") == "Draughts_Easy"
+        ann.shot("lobby-bots-desktop")
+        ann.page.fill("input[name=stake]", "0")
+        ann.page.click("[data-testid=new-request] button[type=submit]")
+        ann.page.wait_for_url("**/#/game/*", timeout=20_000)  # the bot accepts at once
+        ann.page.wait_for_selector("[data-testid=board] svg")
+        assert ann.errors == []
+    finally:
+        ann.close()

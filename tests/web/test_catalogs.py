@@ -30,7 +30,7 @@ from sheshbesh import web
 from sheshbesh.bots import analysis_report as report
 from sheshbesh.games import VARIANTS
 from sheshbesh.play.result import END_RULES
-from sheshbesh.server import chat, lobby, tables
+from sheshbesh.server import bots, chat, lobby, tables
 from sheshbesh.server.shop_items import CATALOGUE
 
 STATIC = web.STATIC
@@ -196,6 +196,8 @@ def families() -> dict[str, set[str]]:
         "result.rule.${}": [END_RULES],
         "ledger.${}": [LEDGER_REASONS],
         "option.${}": [options],
+        # views/lobby.js: the bots card words each bot of the club's roster.
+        "bot.about.${}": [{spec.username for spec in bots.ROSTER}],
         # views/lobby.js: the draughts colour select and the request's tag.
         "option.colour_${}": [colours],
         "option.owner_${}": [colours - {"random"}],

@@ -47,7 +47,8 @@ export async function mount(main, ctx) {
           h("th", {}, t("lobby.players")), h("th", {}, t("lobby.game")),
           h("th", { class: "num" }, t("lobby.stake")), h("th", {}, t("lobby.score")),
           h("th", { class: "num" }, t("lobby.spectators")), h("th", {}, ""))),
-        gamesBody))),
+        gamesBody)),
+      bots.length ? botsCard(ctx, bots, () => form) : null),
       h("div", {}, h("section", { class: "card", "aria-labelledby": "new-title" },
         h("h2", { id: "new-title" }, t("lobby.new_request")), form), chat.el)),
   );
@@ -109,6 +110,40 @@ export async function mount(main, ctx) {
   });
   render();
   return () => channel.close();
+}
+
+// The club's bots, each with what it plays and a button that readies the request
+// form for a challenge to it (the player still chooses the stake and options).
+function botsCard(ctx, bots, formOf) {
+  const { t } = ctx;
+  function challenge(bot) {
+    const form = formOf();
+    const variant = form.querySelector("select[name=variant]");
+    if (!bot.variants.includes(variant.value)) {
+      variant.value = bot.variants[0];
+      variant.dispatchEvent(new Event("change"));
+    }
+    const opponent = form.querySelector("[data-testid=opponent]");
+    opponent.value = bot.username;
+    opponent.dispatchEvent(new Event("change"));
+    form.scrollIntoView({ behavior: "smooth", block: "center" });
+    form.querySelector("input[name=stake]").focus();
+  }
+  return h("section", { class: "card", "aria-labelledby": "bots-title", "data-testid": "bots" },
+    h("h2", { id: "bots-title" }, t("lobby.play_a_bot")),
+    h("ul", { class: "bots" }, bots.map((bot) => h("li", { dataset: { bot: bot.username } },
+      h("div", {},
+        h("a", { class: "who", href: `#/profile/${encodeURIComponent(bot.username)}` }, bot.username),
+        h("p", { class: "muted" }, aboutBot(t, bot)),
+        h("p", {}, bot.variants.map((v) => h("span", { class: "tag" }, t(`variant.${v}`))))),
+      h("button", { type: "button", class: "secondary", "data-testid": "challenge-bot",
+        onclick: () => challenge(bot) }, t("lobby.challenge_bot"))))));
+}
+
+function aboutBot(t, bot) {
+  const key = `bot.about.${bot.username}`;
+  const words = t(key);
+  return words === key ? bot.about : words;  // a bot of the operator's own roster: its words
 }
 
 export function optionTags(t, request) {
