@@ -73,3 +73,21 @@ def test_a_bad_command_says_why_and_changes_nothing(club, new_player, capsys, ar
     assert ann.get("/api/me").status_code == 200
     with pytest.raises(SystemExit):
         main(["moderate", "ann", "--close", "--reopen", "--db", club.settings.database_url])
+
+
+def test_a_closed_account_is_marked_and_takes_no_challenge_or_friend_request(
+    club, new_player, capsys
+):
+    new_player("ann")
+    bob = new_player("bob")
+    assert bob.get("/api/users/ann").json()["closed"] is False
+    assert moderate(club, capsys, "ann", "--close")[0] == 0
+    assert bob.get("/api/users/ann").json()["closed"] is True
+    challenge = bob.post("/api/requests", {"variant": "draughts", "stake": 0, "opponent": "ann"})
+    assert challenge.status_code == 422 and challenge.json()["error"] == "invalid_opponent"
+    assert "closed" in challenge.json()["message"]
+    befriend = bob.post("/api/friends/requests", {"username": "ann"})
+    assert befriend.status_code == 422 and befriend.json()["error"] == "closed"
+    assert bob.get("/api/requests").json() == []
+    assert moderate(club, capsys, "ann", "--reopen")[0] == 0
+    assert bob.post("/api/friends/requests", {"username": "ann"}).status_code == 201

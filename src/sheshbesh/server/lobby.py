@@ -259,6 +259,9 @@ async def _invitee(session: AsyncSession, name: str | None, user: User) -> User 
         raise NotFound(f"no player {name!r}")
     if invitee.id == user.id:
         raise ApiError("you cannot challenge yourself", status=422, code="invalid_opponent")
+    if invitee.closed_at is not None:
+        raise ApiError(f"{invitee.username}'s account is closed", status=422,
+                       code="invalid_opponent")  # fmt: skip
     return invitee
 
 

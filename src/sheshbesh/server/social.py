@@ -224,6 +224,8 @@ async def send_request(body: NameIn, request: Request) -> dict[str, Any]:
         if other.is_bot:
             raise ApiError(f"{other.username} is a bot: bots cannot be friends", status=422,
                            code="bot")  # fmt: skip
+        if other.closed_at is not None:
+            raise ApiError(f"{other.username}'s account is closed", status=422, code="closed")
         await _lock_pair(session, me.id, other.id)
         mine = await session.scalar(
             select(Relation.kind).where(Relation.user_id == me.id, Relation.other_id == other.id)

@@ -49,6 +49,7 @@ async def profile(username: str, request: Request) -> dict[str, Any]:
             )
         )
         out = user_json(user) | {"created_at": user.created_at} | record_of(user.id, games)
+        out["closed"] = user.closed_at is not None  # by the club's operators (moderation.py)
         if user.is_bot or (viewer is not None and viewer.id == user.id):
             out["balance"] = await ledger.balance_of(session, user.id)  # a bot's is public
         if user.is_bot:

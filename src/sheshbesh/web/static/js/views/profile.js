@@ -22,14 +22,15 @@ export async function mount(main, ctx) {
   main.append(h("section", { class: "card profile-head", "data-testid": "profile" },
     avatarImg(profile, 96),
     h("div", { class: "grow" },
-      h("h1", {}, profile.username, profile.is_bot ? h("span", { class: "tag" }, t("profile.bot")) : null),
+      h("h1", {}, profile.username, profile.is_bot ? h("span", { class: "tag" }, t("profile.bot")) : null,
+        profile.closed ? h("span", { class: "tag", "data-testid": "closed" }, t("profile.closed")) : null),
       h("p", { class: "muted" }, t("profile.member_since", { date: when(profile.created_at) })),
       h("p", { class: "row" },
         stat(t("profile.played"), profile.played), stat(t("profile.won"), profile.won),
         stat(t("profile.lost"), profile.lost), stat(t("profile.drawn"), profile.drawn),
         stat(t("profile.playing"), profile.playing),
         own ? stat(t("profile.balance"), t("fun.amount", { amount: ctx.number(profile.balance) })) : null),
-      relationButtons(ctx, profile))));
+      profile.closed ? null : relationButtons(ctx, profile))));
 
   if (own && profile.playban && (profile.playban.ban || profile.playban.offences)) {
     main.append(playbanCard(ctx, profile.playban));
