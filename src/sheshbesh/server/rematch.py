@@ -50,11 +50,12 @@ async def rematch(game_id: str, request: Request) -> dict[str, Any]:
             GameRequest.created_at >= (game.finished_at or game.created_at),
             GameRequest.variant == game.variant,
         )))  # fmt: skip
-    for offer in offers:
-        if offer.owner_id == user.id:
-            raise Conflict(f"you have already offered a rematch (request {offer.id})",
-                           code="rematch_offered")  # fmt: skip
-        return {"game": await accept(club, offer.id, user)}  # both asked: play
+    mine = [offer for offer in offers if offer.owner_id == user.id]
+    if mine:
+        raise Conflict(f"you have already offered a rematch (request {mine[0].id})",
+                       code="rematch_offered")  # fmt: skip
+    if offers:  # the opponent's offer stands: both asked, so play
+        return {"game": await accept(club, offers[0].id, user)}
     options = _options_of(origin)
     if game.variant == "draughts":  # colours change over, as between sets at a club
         options["colour"] = "black" if user.id == game.seat0_id else "white"

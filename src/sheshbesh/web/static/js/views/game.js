@@ -288,10 +288,11 @@ export async function mount(main, ctx) {
   function render() {
     if (!room.state) return;
     const s = room.state;
+    const over = !!(s.match ? s.match.result : s.result);  // the game, or the whole match
     // What the page shows, for people reading the DOM (and the browser tests).
     Object.assign(root.dataset, {
       v: String(channel.v), pending: String(room.pending), mine: String(!!room.legal && room.you !== null),
-      finished: String(!!(s.match ? s.match.result : s.result)),
+      finished: String(over),
     });
     title.textContent = `${t(`variant.${s.variant}`)} · ${room.players.map((p) => p.username).join(" – ")}`;
     // The tab says when the game waits for you, as on lichess: seen from another tab.
@@ -302,11 +303,11 @@ export async function mount(main, ctx) {
     clear(top).append(playerCard(other));
     clear(bottom).append(playerCard(me));
     status.textContent = statusText();
-    statusCard.hidden = !!(s.match ? s.match.result : s.result);  // the result card says it all
-    options.hidden = room.you === null || s.kind === "draughts" || !!(s.match ? s.match.result : s.result);
+    statusCard.hidden = over;  // the result card says it all
+    options.hidden = room.you === null || s.kind === "draughts" || over;
     renderActions();
     renderResult();
-    review.update(s.variant, !!(s.match ? s.match.result : s.result));
+    review.update(s.variant, over);
     const shown = room.replay ? room.replay.frames[room.replay.at] : s;
     if (room.board) room.board.update({ state: shown, legal: room.replay ? null : room.legal, you: room.you });
   }
