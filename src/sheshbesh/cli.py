@@ -232,7 +232,7 @@ def _moderate(args: argparse.Namespace) -> int:
     import json
     import time
 
-    from sheshbesh.server.moderation import Moderation, moderate
+    from sheshbesh.server.accounts.moderation import Moderation, moderate
     from sheshbesh.server.settings import Settings
     from sheshbesh.store.db import Database
 

@@ -1,5 +1,6 @@
 """The pictures and the catalogue, without a server: the identicon generator, the shop's
-emblems and the theme stylesheet (units of ``avatars.py``, ``emblems.py``, ``shop_items.py``).
+emblems and the theme stylesheet (units of ``accounts.avatars``, ``accounts.emblems``
+and ``accounts.items``).
 """
 
 from __future__ import annotations
@@ -8,9 +9,9 @@ import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 
-from sheshbesh.server.avatars import CELL, GRID, MARGIN, identicon, picture
-from sheshbesh.server.emblems import EMBLEMS
-from sheshbesh.server.shop_items import (
+from sheshbesh.server.accounts.avatars import CELL, GRID, MARGIN, identicon, picture
+from sheshbesh.server.accounts.emblems import EMBLEMS
+from sheshbesh.server.accounts.items import (
     CATALOGUE,
     DEFAULT_AVATAR,
     DEFAULT_THEME,

@@ -17,9 +17,10 @@ import httpx
 import pytest
 from club_client import GameSocket, Player, RunningClub, play_randomly
 
-from sheshbesh.server import bots as club_bots
-from sheshbesh.server.bots import ROSTER, BotSpec
-from sheshbesh.server.lobby import RequestIn
+from sheshbesh.server.bots import roster as club_bots
+from sheshbesh.server.bots.host import BotHost
+from sheshbesh.server.bots.roster import ROSTER, BotSpec
+from sheshbesh.server.lobby.requests import RequestIn
 from sheshbesh.server.settings import Settings
 
 START = 100_000
@@ -170,7 +171,7 @@ def test_bad_challenges_are_refused_and_change_nothing(bot_club, player, body, s
 
 
 def run_on_club(club: RunningClub, work: Any) -> Any:
-    host = club.app.state.club.bots
+    host = club.app.state.club.need(BotHost)
     return asyncio.run_coroutine_threadsafe(work(host), host.loop).result(timeout=20)
 
 

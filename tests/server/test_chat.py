@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from test_rounds import open_game
 from websockets.sync.client import ClientConnection, connect
 
-from sheshbesh.server import chat
-from sheshbesh.server.chat import HISTORY, MAX_LENGTH
-from sheshbesh.server.chat_flood import MUTE_FOR, RATE_LINES
+from sheshbesh.server.chat import rooms as chat
+from sheshbesh.server.chat.flood import MUTE_FOR, RATE_LINES
+from sheshbesh.server.chat.rooms import HISTORY, MAX_LENGTH
 from sheshbesh.server.settings import Settings
 
 SCRIPT = "<script>alert(1)</script>"

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 from club_client import Player
 
-from sheshbesh.server import lobby
+from sheshbesh.server.rounds.start import owner_plays_white
 
 
 def test_a_request_is_listed_with_its_options_until_cancelled(new_player):
@@ -139,7 +139,7 @@ def test_a_draughts_request_says_who_plays_white(new_player, colour):
     white = game["players"][0]["username"]
     if colour == "random":
         found = SimpleNamespace(variant="draughts", options={"colour": colour})
-        expected = "ann" if lobby.owner_plays_white(found, game["id"]) else "bob"
+        expected = "ann" if owner_plays_white(found, game["id"]) else "bob"
     else:
         expected = "ann" if colour == "white" else "bob"
     assert white == expected
@@ -152,7 +152,7 @@ def test_a_draughts_request_says_who_plays_white(new_player, colour):
 def test_random_colours_fall_both_ways():
     """The draw is the first byte of SHA-256 of the game id: even → the owner is White."""
     found = SimpleNamespace(variant="draughts", options={"colour": "random"})
-    draws = {lobby.owner_plays_white(found, f"g{n}") for n in range(16)}
+    draws = {owner_plays_white(found, f"g{n}") for n in range(16)}
     assert draws == {True, False}
     plain = SimpleNamespace(variant="backgammon", options={})
-    assert lobby.owner_plays_white(plain, "g1")
+    assert owner_plays_white(plain, "g1")

@@ -14,7 +14,7 @@ import pytest
 from club_client import Player
 from me_socket import MeSocket
 
-from sheshbesh.server.avatars import identicon
+from sheshbesh.server.accounts.avatars import identicon
 
 CROWN = "avatar:crown"
 WALNUT = "theme:walnut"

@@ -10,7 +10,7 @@ import pytest
 from club_client import Player, RunningClub
 from me_socket import MeSocket, second_login
 
-from sheshbesh.server.presence import OFFLINE_GRACE
+from sheshbesh.server.relations.presence import OFFLINE_GRACE
 from sheshbesh.server.settings import Settings
 
 

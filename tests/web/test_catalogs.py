@@ -30,8 +30,11 @@ from sheshbesh import web
 from sheshbesh.bots import analysis_report as report
 from sheshbesh.games import VARIANTS
 from sheshbesh.play.result import END_RULES
-from sheshbesh.server import bots, chat, lobby, tables
-from sheshbesh.server.shop_items import CATALOGUE
+from sheshbesh.server.accounts.items import CATALOGUE
+from sheshbesh.server.bots import roster as bots
+from sheshbesh.server.chat import rooms as chat
+from sheshbesh.server.lobby import requests as lobby
+from sheshbesh.server.rounds import tables
 
 STATIC = web.STATIC
 I18N = STATIC / "i18n"

@@ -16,7 +16,7 @@ queue up there (safe, one at a time, never parallel). When something else
 imported gnubg first (pytest collecting the oracle tests, a script), we assume
 the main thread did: jobs from the main thread run inline and jobs from other
 threads raise :class:`EngineUnavailable` rather than crash. The server thinks
-in worker processes (``server/bots.py``), each with its own gnubg, which is
+in worker processes (``server.bots.host``), each with its own gnubg, which is
 also what keeps the event loop free of the GIL.
 
 A process forked after its gnubg thread started has no such thread: there

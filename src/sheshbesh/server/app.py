@@ -20,32 +20,43 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import func, select
 
+from sheshbesh.server.accounts import auth, avatars
+from sheshbesh.server.accounts.csrf import CsrfMiddleware
+from sheshbesh.server.bots import routes as bot_routes
+from sheshbesh.server.bots.host import BotHost
+from sheshbesh.server.chat import rooms as chat
+from sheshbesh.server.lobby import rematch, requests
+from sheshbesh.server.lobby import socket as lobby_socket
+from sheshbesh.server.money import shop, wallet
+from sheshbesh.server.notify import notes as notify
+from sheshbesh.server.relations import friends, presence, profiles
+from sheshbesh.server.rounds import channel, spectate
+from sheshbesh.server.rounds.round import Rounds
+from sheshbesh.server.standings import aftermath
 from sheshbesh.store.db import Database
 from sheshbesh.store.models import Account
 from sheshbesh.web import STATIC
 
-from . import (
-    auth,
-    avatars,
-    bots,
-    channel,
-    chat,
-    lobby,
-    notify,
-    presence,
-    rematch,
-    shop,
-    social,
-    spectate,
-    wallet,
-    web,
-)
-from .bots import BotHost
+from . import web
 from .club import Club, new_id
 from .errors import ApiError, TooMany, as_api_error
 from .pubsub import make_bus
-from .round import Rounds
 from .settings import Settings
+
+
+def subscribe(club: Club) -> None:
+    """Wire the club's domain events: who acts on what another package did.
+
+    The order is the order of effects after a round's change: its notes are
+    pushed, presence refreshed, the lobby told, then a bot may think.
+    """
+    aftermath.subscribe(club)
+    notify.subscribe(club)
+    presence.subscribe(club)
+    lobby_socket.subscribe(club)
+    bots = club.find(BotHost)
+    if bots is not None:
+        bots.subscribe()
 
 
 def create_app(
@@ -64,22 +75,25 @@ def create_app(
         bus = make_bus(settings.redis_url)
         await bus.start()
         club = Club(settings, db, bus, now=now, new_id=make_id, new_seed=new_seed)
-        club.rounds = Rounds(club)
-        if settings.bots:
-            club.bots = BotHost(club)
+        rounds = Rounds(club)
+        club.provide(rounds)
+        bots = BotHost(club) if settings.bots else None
+        if bots is not None:
+            club.provide(bots)
+        subscribe(club)
         app.state.club = club
         if db.is_sqlite:
             await spectate.reset_spectators(club)
-        await club.rounds.start()
+        await rounds.start()
         await presence.start(club)
-        if club.bots is not None:
-            await club.bots.start()
+        if bots is not None:
+            await bots.start()
         try:
             yield
         finally:
-            if club.bots is not None:
-                club.bots.stop()
-            club.rounds.stop()
+            if bots is not None:
+                bots.stop()
+            rounds.stop()
             await presence.stop(club)
             await bus.stop()
             await db.close()
@@ -90,24 +104,25 @@ def create_app(
         version="0.1.0",
         lifespan=lifespan,
     )
-    app.add_middleware(auth.CsrfMiddleware, secure=settings.secure_cookies)
+    app.add_middleware(CsrfMiddleware, secure=settings.secure_cookies)
     app.add_middleware(web.SecurityHeaders)
     for router in (
         auth.router,
-        lobby.router,
+        requests.router,
         spectate.router,
+        profiles.router,
         wallet.router,
-        bots.router,
-        bots.analysis_router,
+        bot_routes.router,
+        bot_routes.analysis_router,
         rematch.router,
         shop.router,
         avatars.router,
-        social.router,
+        friends.router,
         notify.router,
         chat.router,
     ):
         app.include_router(router)
-    app.include_router(lobby.socket_router)
+    app.include_router(lobby_socket.router)
     app.include_router(presence.router)
     app.include_router(channel.router)
     app.include_router(web.router)

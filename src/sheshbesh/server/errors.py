@@ -16,7 +16,9 @@ from sheshbesh.play.dice import DiceError
 from sheshbesh.play.errors import IllegalAction, InvalidOptions, NotYourTurn, PlayError
 from sheshbesh.store.ledger import InsufficientFunds
 
-from .tables import BadAction
+
+class BadAction(ValueError):
+    """A client's action frame that names no action or has malformed fields."""
 
 
 class ApiError(Exception):

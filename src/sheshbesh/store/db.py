@@ -4,7 +4,7 @@ SQLite (the default, a file beside the server) runs in WAL mode so readers never
 wait for the writer; one process is its single writer, so writes take an
 in-process lock instead of racing SQLite's own (whose lock upgrades fail
 instead of waiting). PostgreSQL (``DATABASE_URL``) serialises writes to one game
-with ``SELECT … FOR UPDATE`` (see ``round.py``) and needs no lock here.
+with ``SELECT … FOR UPDATE`` (see ``server.rounds.round``) and needs no lock here.
 """
 
 from __future__ import annotations

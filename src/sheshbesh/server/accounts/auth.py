@@ -1,0 +1,248 @@
+"""Accounts: register (with the welcome grant), log in and out, change the password, who am I.
+
+Passwords are argon2id hashes (argon2-cffi), computed off the event loop. Wrong
+passwords are counted per account in the database, so every server process
+enforces the same limit. Sessions and who is asking: ``sessions.py``; CSRF:
+``csrf.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import secrets
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from fastapi import APIRouter, Request, Response
+from pydantic import BaseModel
+from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from sheshbesh.server.club import Club, club_of
+from sheshbesh.server.errors import ApiError, Conflict, TooMany
+from sheshbesh.store import ledger
+from sheshbesh.store.models import LoginAttempt, Session, User
+
+from .sessions import SESSION_COOKIE, me_json, require_user, token_hash, user_of
+
+router = APIRouter(prefix="/api", tags=["accounts"])
+
+USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{2,19}")
+RESERVED = {"admin", "system", "root", "sheshbesh", "moderator", "anonymous", "guest"}
+
+_HASHERS = {
+    "strong": PasswordHasher(),
+    "fast": PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1),
+}
+
+
+class Credentials(BaseModel):
+    username: str
+    password: str
+
+
+def check_username(name: str) -> str:
+    """The username if it follows the rules, else a clear :class:`ApiError`.
+
+    Only letters, digits, ``_`` and ``-``: a name can never carry markup or SQL.
+
+    >>> check_username("Ann_1")
+    'Ann_1'
+    >>> check_username("<b>x</b>")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    sheshbesh.server.errors.ApiError: a username is 3-20 letters, digits, '_' or '-', ...
+    """
+    if not USERNAME.fullmatch(name):
+        raise ApiError(
+            "a username is 3-20 letters, digits, '_' or '-', starting with a letter",
+            status=422,
+            code="invalid_username",
+        )
+    if name.lower() in RESERVED:
+        raise ApiError(f"the username {name!r} is reserved", status=422, code="invalid_username")
+    return name
+
+
+def check_password(password: str) -> str:
+    if not 8 <= len(password) <= 256:
+        raise ApiError("a password is 8-256 characters", status=422, code="invalid_password")
+    return password
+
+
+def hasher(club: Club) -> PasswordHasher:
+    return _HASHERS[club.settings.password_profile]
+
+
+@router.post("/register", status_code=201)
+async def register(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+    """Create an account with the welcome grant of 100 000 FUN, and log it in."""
+    club = club_of(request)
+    name = check_username(body.username)
+    password = check_password(body.password)
+    digest = await asyncio.to_thread(hasher(club).hash, password)
+    try:
+        async with club.db.transaction() as session:
+            user = User(
+                username=name,
+                username_key=name.lower(),
+                password_hash=digest,
+                is_bot=False,
+                created_at=club.now(),
+            )
+            session.add(user)
+            await session.flush()
+            wallet = await ledger.open_wallet(session, user.id)
+            grants = await ledger.system_account(session, "grants")
+            await ledger.transfer(
+                session, "grant", [(grants, -ledger.GRANT), (wallet, ledger.GRANT)], now=club.now()
+            )
+            token = await _open_session(club, session, user)
+            me = await me_json(club, session, user)
+    except IntegrityError:
+        raise Conflict(f"the username {name!r} is taken", code="username_taken") from None
+    _set_session_cookie(club, response, token)
+    return me
+
+
+async def _check_not_locked(club: Club, session: AsyncSession, key: str, now: float) -> None:
+    """Refuse once an account has had too many wrong passwords lately (any process)."""
+    failures = await session.scalar(
+        select(func.count())
+        .select_from(LoginAttempt)
+        .where(LoginAttempt.username_key == key)
+        .where(LoginAttempt.at > now - club.settings.login_window)
+    )
+    if (failures or 0) >= club.settings.login_failures:
+        raise TooMany(
+            "too many wrong passwords for this account; try again in a few minutes",
+            retry_after=club.settings.login_window,
+        )
+
+
+@router.post("/login")
+async def login(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+    club = club_of(request)
+    key = body.username.lower()[:20]
+    now = club.now()
+    async with club.db.read() as session:
+        await _check_not_locked(club, session, key, now)
+        user = await session.scalar(select(User).where(User.username_key == key))
+    if user is None or not await _verify(club, user.password_hash, body.password[:256]):
+        async with club.db.transaction() as session:
+            session.add(LoginAttempt(username_key=key, at=now))
+        raise ApiError("wrong username or password", status=401, code="wrong_password")
+    if user.closed_at is not None:  # said only to whoever knows the password
+        raise ApiError("this account was closed by the club", status=403, code="account_closed")
+    async with club.db.transaction() as session:
+        await session.execute(delete(LoginAttempt).where(LoginAttempt.username_key == key))
+        token = await _open_session(club, session, user)
+        me = await me_json(club, session, user)
+    _set_session_cookie(club, response, token)
+    return me
+
+
+class PasswordChange(BaseModel):
+    current: str
+    new: str
+
+
+@router.post("/me/password")
+async def change_password(body: PasswordChange, request: Request) -> dict[str, Any]:
+    """A new password, given the current one; every other session of the account ends.
+
+    Wrong current passwords count with wrong logins: guessing here is no easier.
+    """
+    club = club_of(request)
+    user = await require_user(request)
+    now = club.now()
+    async with club.db.read() as session:
+        await _check_not_locked(club, session, user.username_key, now)
+    if not await _verify(club, user.password_hash, body.current[:256]):
+        async with club.db.transaction() as session:
+            session.add(LoginAttempt(username_key=user.username_key, at=now))
+        raise ApiError("that is not your current password", status=403, code="wrong_password")
+    digest = await asyncio.to_thread(hasher(club).hash, check_password(body.new))
+    kept = token_hash(request.cookies.get(SESSION_COOKIE, ""))
+    async with club.db.transaction() as session:
+        me = await session.get(User, user.id)
+        assert me is not None
+        me.password_hash = digest
+        ended = await session.execute(
+            delete(Session).where(Session.user_id == user.id, Session.token_hash != kept)
+        )
+        await session.execute(
+            delete(LoginAttempt).where(LoginAttempt.username_key == user.username_key)
+        )
+    return {"ok": True, "sessions_ended": ended.rowcount}  # type: ignore[attr-defined]
+
+
+@router.post("/logout")
+async def logout(request: Request, response: Response) -> dict[str, Any]:
+    club = club_of(request)
+    token = request.cookies.get(SESSION_COOKIE)
+    if token:
+        async with club.db.transaction() as session:
+            await session.execute(delete(Session).where(Session.token_hash == token_hash(token)))
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return {"ok": True}
+
+
+@router.get("/me")
+async def me(request: Request) -> dict[str, Any]:
+    club = club_of(request)
+    user = await require_user(request)
+    async with club.db.read() as session:
+        return await me_json(club, session, user)
+
+
+@router.get("/session")
+async def current_session(request: Request) -> dict[str, Any]:
+    """Who is logged in (``{"me": null}`` for a guest): the page asks this once at load."""
+    club = club_of(request)
+    user = await user_of(club, request)
+    if user is None:
+        return {"me": None}
+    async with club.db.read() as session:
+        return {"me": await me_json(club, session, user)}
+
+
+@router.get("/csrf")
+async def csrf(request: Request) -> dict[str, str]:
+    """The CSRF token to send back in ``X-CSRF-Token`` (also set as the ``csrf`` cookie)."""
+    return {"token": request.scope["state"]["csrf"]}
+
+
+async def _verify(club: Club, digest: str, password: str) -> bool:
+    def check() -> bool:
+        try:
+            return hasher(club).verify(digest, password)
+        except (VerificationError, InvalidHashError):
+            return False
+
+    return await asyncio.to_thread(check)
+
+
+async def _open_session(club: Club, session: AsyncSession, user: User) -> str:
+    token = secrets.token_urlsafe(32)
+    now = club.now()
+    expires = now + club.settings.session_days * 86400
+    session.add(
+        Session(token_hash=token_hash(token), user_id=user.id, created_at=now, expires_at=expires)
+    )
+    return token
+
+
+def _set_session_cookie(club: Club, response: Response, token: str) -> None:
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=int(club.settings.session_days * 86400),
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=club.settings.secure_cookies,
+    )

@@ -1,0 +1,115 @@
+"""The club's domain events: one package says what happened, the others act on it.
+
+This is the in-process half of lila's ``Bus``: a finished game does not call the
+ratings, the play-bans, the notifications or the lobby; ``rounds`` emits
+:class:`GameOver` and :class:`RoundMoved`, and those packages subscribe when
+the app is wired (``app.py``). So imports between packages point one way
+(docs/architecture.md) while the effects still happen, in order, in the same
+process. ``pubsub`` is the other half: frames that must reach sockets on every
+process.
+
+Two moments matter. :class:`GameOver` is emitted *inside* the transaction that
+stores a game's last event and its payout, with that session: a subscriber's
+writes (a rating, an offence, a result note) commit or roll back with the game,
+so a game is never finished without them. The other events are emitted *after*
+the commit; their subscribers only tell people (push notes, refresh presence,
+wake a bot). A subscriber that fails raises to the emitter, as a direct call
+would; nothing is swallowed.
+
+The events carry store rows and plain values, never a package's own types, so
+this module sits below every package.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from sheshbesh.store.models import Game, Notification, User
+from sheshbesh.store.models import Request as GameRequest
+
+E = TypeVar("E")
+Handler = Callable[[Any], Awaitable[None] | None]
+
+
+@dataclass(slots=True)
+class GameOver:
+    """A game's last event and payout are being stored (inside that transaction).
+
+    Subscribers write with ``session`` and add the notes to push after the
+    commit to ``notes``; ``rating_changes`` (user id → before, after) is filled
+    by the ratings and read by whoever words the result.
+    """
+
+    session: AsyncSession
+    game: Game
+    paid: tuple[int, int]
+    """What each seat won (positive) or lost (negative), in FUN."""
+    timed_out: tuple[int, ...]
+    """Seats that lost on time or by absence (PL-7) in this last action."""
+    match_length: int
+    now: float
+    notes: list[Notification] = field(default_factory=list)
+    rating_changes: dict[int, tuple[float, float]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundMoved:
+    """A game changed and the change is committed and published to its sockets."""
+
+    game_id: str
+    seats: tuple[int, int]
+    notes: tuple[Notification, ...]
+    """Notifications the stored action wrote (a finished game's results)."""
+    finished: bool
+    """The game (the whole match) is over."""
+    game_ended: bool
+    """A game ended in this action (for a match, possibly not the last one)."""
+    summary: dict[str, Any]
+    """The game as the lobby's "now playing" list shows it."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundLoaded:
+    """This process has loaded a live game (at start, or on first use)."""
+
+    game_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnAwaits:
+    """It is a player's turn and he is not in the room: a "your turn" note is due."""
+
+    game_id: str
+    user_id: int
+    variant: str
+    opponent: str
+
+
+@dataclass(frozen=True, slots=True)
+class RequestPosted:
+    """A game request (public, a private challenge or a rematch) is open, committed."""
+
+    request: GameRequest
+    invitee: User | None
+
+
+class Events:
+    """Subscribers by event type, called in the order they subscribed."""
+
+    def __init__(self) -> None:
+        self.handlers: dict[type, list[Handler]] = defaultdict(list)
+
+    def on(self, kind: type[E], handler: Callable[[E], Awaitable[None] | None]) -> None:
+        self.handlers[kind].append(handler)
+
+    async def emit(self, event: object) -> None:
+        for handler in self.handlers.get(type(event), ()):
+            result = handler(event)
+            if inspect.isawaitable(result):
+                await result

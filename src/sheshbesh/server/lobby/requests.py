@@ -1,0 +1,394 @@
+"""The lobby's requests: post, list, cancel and accept (``socket.py`` is its live socket).
+
+A request names the variant, the stake and the table's options. The stake is
+the value of one point in a money game, or the whole prize of a match; a zero
+stake is a free game (PL-3). Accepting is one transaction: the request is
+claimed with a guarded ``UPDATE … WHERE status = 'open'`` (of two accepts at
+once, exactly one gets the game), both sides' largest loss goes into escrow
+(PL-5), the game is created with its opening roll (``rounds.start``), and the
+lobby hears of it after the commit. :func:`can_accept` is the one rule for who may accept.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from sqlalchemy import ColumnElement, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
+
+from sheshbesh.games import VARIANTS
+from sheshbesh.games.race import find_rules
+from sheshbesh.play.clock import InvalidTimeControl, TimeControl
+from sheshbesh.play.draughts import DraughtsOptions
+from sheshbesh.play.errors import InvalidOptions
+from sheshbesh.play.options import NARDY, RaceOptions
+from sheshbesh.server.accounts.sessions import require_user, user_json, user_of
+from sheshbesh.server.club import Club, club_of
+from sheshbesh.server.errors import ApiError, Conflict, Forbidden, NotFound
+from sheshbesh.server.events import RequestPosted
+from sheshbesh.server.money.house import cover_bot
+from sheshbesh.server.notify import notes as notify
+from sheshbesh.server.relations import friends as social
+from sheshbesh.server.relations import presence
+from sheshbesh.server.rounds.round import rounds_of
+from sheshbesh.server.rounds.start import kind_of, opening_exposure, start_game
+from sheshbesh.server.standings import playbans
+from sheshbesh.server.standings import ratings as standings
+from sheshbesh.store import ledger
+from sheshbesh.store.models import Game, User
+from sheshbesh.store.models import Request as GameRequest
+
+router = APIRouter(prefix="/api/requests", tags=["lobby"])
+
+
+class RequestIn(BaseModel):
+    """A new game request; options a variant does not have are refused with the rule's ID."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    variant: str = Field(description="one of the club's variants, e.g. backgammon, draughts")
+    stake: StrictInt = Field(ge=0, description="FUN per point (money) or the match prize")
+    clock: str = Field(default="untimed", max_length=40,
+                       description='"untimed", "delay 12s + 5m" or "fischer 5m + 3s"')  # fmt: skip
+    cube: StrictBool | None = None
+    beavers: StrictBool | None = None
+    jacoby: StrictBool | None = None
+    auto_doubles: StrictInt | None = Field(default=None, ge=0, le=3)
+    match_length: StrictInt | None = Field(default=None, ge=0, le=25)
+    stake_mode: Literal["oin", "mars"] | None = None
+    last_roll: StrictBool | None = None
+    auto_play_forced: StrictBool | None = None
+    move_limit: StrictInt | None = Field(default=None, ge=0, le=1000)
+    start: str | None = Field(default=None, max_length=400,
+                              description="draughts: a set-up start position (FEN)")  # fmt: skip
+    colour: Literal["white", "black", "random"] | None = Field(
+        default=None, description="draughts: the owner's colour (white unless chosen)"
+    )
+    opponent: str | None = Field(default=None, max_length=20,
+                                 description="a private challenge: only this player (or bot)"
+                                             " sees the request and may accept it")  # fmt: skip
+    bots: StrictBool = Field(
+        default=False, description="a club bot may accept when nobody has in a while"
+    )
+    rated: StrictBool = Field(
+        default=True, description="the result changes ratings (games between people only)"
+    )
+
+
+RACE_FIELDS = (
+    "cube",
+    "beavers",
+    "jacoby",
+    "auto_doubles",
+    "match_length",
+    "stake_mode",
+    "last_roll",
+    "auto_play_forced",
+)
+
+
+def table_options(body: RequestIn) -> tuple[str, dict[str, Any]]:
+    """The game kind and its checked options, or :class:`InvalidOptions`."""
+    if body.variant not in VARIANTS:
+        raise InvalidOptions(f"unknown variant {body.variant!r}; one of: {', '.join(VARIANTS)}")
+    if body.variant == "draughts":
+        extra = [name for name in RACE_FIELDS if getattr(body, name) is not None]
+        if extra:
+            raise InvalidOptions(f"draughts has no {extra[0]} option")
+        options = DraughtsOptions(start=body.start, move_limit=body.move_limit or 0).check()
+        return "draughts", options.to_json() | {"colour": body.colour or "white"}
+    if body.colour is not None:
+        raise InvalidOptions("the colour is a draughts option: here the opening roll decides"
+                             " who starts (BF-14)")  # fmt: skip
+    if body.move_limit is not None or body.start is not None:
+        raise InvalidOptions("the move limit and a set-up start are draughts options (DR-21)")
+    chosen = {name: getattr(body, name) for name in RACE_FIELDS if getattr(body, name) is not None}
+    race = RaceOptions.defaults(body.variant, **chosen)
+    return ("match" if race.match_length else "race"), race.to_json()
+
+
+def request_json(
+    request: GameRequest, owner: User, invitee: User | None = None,
+    rating: dict[str, Any] | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """A request as the lobby lists it; ``rating`` is the owner's in the request's variant."""
+    return {
+        "id": request.id,
+        "owner": user_json(owner) | {"rating": rating},
+        "invitee": None if invitee is None else user_json(invitee),
+        "bots": request.bots_may_accept,
+        "rated": request.rated,
+        "variant": request.variant,
+        "stake": request.stake,
+        "options": request.options,
+        "clock": request.clock,
+        "status": request.status,
+        "game": request.game_id,
+        "created_at": request.created_at,
+    }
+
+
+def can_accept(request: GameRequest, user_id: int, balance: int, needed: int) -> str | None:
+    """Why ``user_id`` may not accept ``request`` (None: he may). The lobby shows the same."""
+    if request.status != "open":
+        return "the request is no longer open"
+    if request.owner_id == user_id:
+        return "you cannot accept your own request"
+    if request.invitee_id is not None and request.invitee_id != user_id:
+        return "this request is a private challenge to another player"
+    if balance < needed:
+        return f"this game needs {needed} FUN in escrow and you have {balance}"
+    return None
+
+
+async def abandoning(session: AsyncSession, user_id: int) -> str | None:
+    """The id of a live game the user has left (he must return before a new request)."""
+    game = await session.scalar(
+        select(Game.id)
+        .where(Game.status == "live")
+        .where(
+            or_(
+                (Game.seat0_id == user_id) & Game.away0.is_not(None),
+                (Game.seat1_id == user_id) & Game.away1.is_not(None),
+            )
+        )
+    )
+    return game
+
+
+# --- routes ---------------------------------------------------------------------------
+
+
+@router.post("", status_code=201)
+async def create_request(body: RequestIn, request: Request) -> dict[str, Any]:
+    club = club_of(request)
+    user = await require_user(request)
+    return await post_request(club, user, body)
+
+
+async def post_request(
+    club: Club, user: User, body: RequestIn, *, rematch_of: str | None = None
+) -> dict[str, Any]:
+    """Every check, then the request, its challenge note and the lobby's news (one path
+    for the request form, challenges and rematches)."""
+    if body.stake > club.settings.max_stake:
+        raise ApiError(f"the largest stake is {club.settings.max_stake} FUN", status=422,
+                       code="invalid_stake")  # fmt: skip
+    kind, options = table_options(body)
+    try:
+        control = TimeControl.parse(body.clock)
+    except InvalidTimeControl as error:
+        raise ApiError(f"clock: {error}", status=422, code="invalid_clock") from None
+    needed = body.stake * opening_exposure(kind, body.variant, options)
+    async with club.db.transaction() as session:
+        invitee = await _invitee(session, body.opponent, user)
+        check_bot_policy(invitee, body.variant, body.stake)
+        if invitee is not None and await social.blocked_between(session, user.id, invitee.id):
+            raise Forbidden(f"you cannot challenge {invitee.username}", code="cannot_send")
+        left = await abandoning(session, user.id)
+        if left is not None:
+            raise Conflict(f"return to your game {left} before opening a new request",
+                           code="abandoning")  # fmt: skip
+        await playbans.check_not_banned(session, user.id, club.now())
+        balance = await ledger.balance_of(session, user.id)
+        if balance < needed:
+            raise ApiError(
+                f"this request needs {needed} FUN in escrow and you have {balance}",
+                status=409,
+                code="insufficient_funds",
+            )
+        game_request = GameRequest(
+            id=club.new_id(), owner_id=user.id, variant=body.variant, stake=body.stake,
+            options=options, clock=str(control), status="open", created_at=club.now(),
+            invitee_id=None if invitee is None else invitee.id,
+            bots_may_accept=body.bots and invitee is None, rated=body.rated,
+        )  # fmt: skip
+        session.add(game_request)
+        rating = (await standings.ratings_of(session, [user.id], body.variant))[user.id]
+        notes = []
+        if invitee is not None and not invitee.is_bot:
+            challenge = {"request_id": game_request.id, "from": user.username,
+                         "variant": body.variant, "stake": body.stake}  # fmt: skip
+            if rematch_of is not None:
+                challenge["rematch_of"] = rematch_of
+            notes.append(await notify.add(session, club.now(), invitee.id, "challenge", challenge))
+    view = request_json(game_request, user, invitee, rating)
+    await publish_request(club, game_request, "request_added", view)
+    await notify.push(club, notes)
+    await club.events.emit(RequestPosted(game_request, invitee))
+    return view
+
+
+async def _invitee(session: AsyncSession, name: str | None, user: User) -> User | None:
+    """The player a private challenge names; refused for oneself or an unknown name."""
+    if name is None:
+        return None
+    invitee = await session.scalar(select(User).where(User.username_key == name.lower()))
+    if invitee is None:
+        raise NotFound(f"no player {name!r}")
+    if invitee.id == user.id:
+        raise ApiError("you cannot challenge yourself", status=422, code="invalid_opponent")
+    if invitee.closed_at is not None:
+        raise ApiError(f"{invitee.username}'s account is closed", status=422,
+                       code="invalid_opponent")  # fmt: skip
+    return invitee
+
+
+def check_bot_policy(invitee: User | None, variant: str, stake: int) -> None:
+    """A bot challenged privately still plays only its variants, up to its stake."""
+    policy = None if invitee is None else invitee.bot_policy
+    if invitee is None or not invitee.is_bot or policy is None:
+        return
+    if variant not in policy.get("variants", ()):
+        raise ApiError(f"{invitee.username} plays {', '.join(policy['variants'])}, not {variant}",
+                       status=422, code="invalid_opponent")  # fmt: skip
+    if stake > policy.get("max_stake", 0):
+        raise ApiError(f"{invitee.username} plays for at most {policy['max_stake']} FUN",
+                       status=422, code="invalid_opponent")  # fmt: skip
+
+
+async def publish_request(club: Club, found: GameRequest, kind: str, data: dict[str, Any]) -> None:
+    """Tell the lobby, or for a private challenge only its two players."""
+    text = json.dumps({"t": kind, "d": data})
+    if found.invitee_id is None:
+        await club.bus.publish("lobby", text)
+        return
+    for uid in (found.owner_id, found.invitee_id):
+        await club.bus.publish(f"user:{uid}", text)
+
+
+@router.get("/variants")
+async def variants() -> list[dict[str, Any]]:
+    """What a request form may offer for each game: options, defaults and limits (GEN-3)."""
+    out: list[dict[str, Any]] = []
+    for name in VARIANTS:
+        if name == "draughts":
+            defaults = DraughtsOptions().to_json() | {"colour": "random"}  # the form's choice
+            out.append({"variant": name, "options": ["colour", "move_limit"], "defaults": defaults})
+            continue
+        defaults = RaceOptions.defaults(name).to_json()
+        rules = find_rules(name)
+        options = (
+            ["cube", "beavers", "jacoby", "auto_doubles", "match_length"] if rules.cube else []
+        )
+        if name in NARDY:
+            options.append("stake_mode")
+        if rules.last_roll:
+            options.append("last_roll")
+        options.append("auto_play_forced")
+        out.append({"variant": name, "options": options, "defaults": defaults})
+    return out
+
+
+@router.get("")
+async def open_requests(request: Request) -> list[dict[str, Any]]:
+    club = club_of(request)
+    user = await user_of(club, request)
+    return await open_request_views(club, None if user is None else user.id)
+
+
+async def open_request_views(club: Club, viewer: int | None = None) -> list[dict[str, Any]]:
+    """Every open request ``viewer`` may see, oldest first: public ones and his challenges."""
+    invitee = aliased(User)
+    visible: ColumnElement[bool] = GameRequest.invitee_id.is_(None)
+    if viewer is not None:
+        visible = or_(visible, GameRequest.invitee_id == viewer, GameRequest.owner_id == viewer)
+    async with club.db.read() as session:
+        rows = await session.execute(
+            select(GameRequest, User, invitee)
+            .join(User, User.id == GameRequest.owner_id)
+            .outerjoin(invitee, invitee.id == GameRequest.invitee_id)
+            .where(GameRequest.status == "open", visible)
+            .order_by(GameRequest.created_at)
+        )
+        found = rows.all()
+        ratings = await standings.owners_ratings(
+            session, [(owner.id, r.variant) for r, owner, _ in found]
+        )
+        return [request_json(r, owner, to, ratings[owner.id, r.variant]) for r, owner, to in found]
+
+
+@router.delete("/{request_id}")
+async def cancel_request(request_id: str, request: Request) -> dict[str, Any]:
+    club = club_of(request)
+    user = await require_user(request)
+    async with club.db.transaction() as session:
+        found = await session.get(GameRequest, request_id[:20])
+        if found is None:
+            raise NotFound(f"no request {request_id!r}")
+        if user.id not in (found.owner_id, found.invitee_id):
+            raise Forbidden("only the request's owner can cancel it (or its invitee decline it)")
+        claimed = await session.execute(
+            update(GameRequest)
+            .where(GameRequest.id == found.id, GameRequest.status == "open")
+            .values(status="cancelled")
+        )
+        if claimed.rowcount != 1:  # type: ignore[attr-defined]
+            raise Conflict("the request is no longer open", code="request_closed")
+    await publish_request(club, found, "request_removed", {"id": found.id})
+    return {"ok": True}
+
+
+@router.post("/{request_id}/accept", status_code=201)
+async def accept_request(request_id: str, request: Request) -> dict[str, Any]:
+    """Claim the request, escrow both stakes and start the game, all or nothing."""
+    club = club_of(request)
+    user = await require_user(request)
+    return await accept(club, request_id, user)
+
+
+async def accept(club: Club, request_id: str, user: User) -> dict[str, Any]:
+    """The one way a request becomes a game, for people and bots alike."""
+    game_id = club.new_id()
+    async with club.db.transaction() as session:
+        found = await session.get(GameRequest, request_id[:20])
+        if found is None:
+            raise NotFound(f"no request {request_id!r}")
+        kind = kind_of(found)
+        needed = found.stake * opening_exposure(kind, found.variant, found.options)
+        balance = await ledger.balance_of(session, user.id)
+        if user.is_bot:
+            balance = max(balance, needed)  # the club covers its bots' stakes (money.house)
+        why = can_accept(found, user.id, balance, needed)
+        if why is not None:
+            code = "insufficient_funds" if "escrow" in why else "cannot_accept"
+            raise ApiError(why, status=409, code=code)
+        left = await abandoning(session, user.id)
+        if left is not None:
+            raise Conflict(f"return to your game {left} before starting another",
+                           code="abandoning")  # fmt: skip
+        if not user.is_bot:
+            await playbans.check_not_banned(session, user.id, club.now())
+        if await social.blocked_between(session, user.id, found.owner_id):
+            raise Forbidden("you cannot play this player", code="cannot_send")
+        claimed = await session.execute(
+            update(GameRequest)
+            .where(GameRequest.id == found.id, GameRequest.status == "open")
+            .values(status="accepted", game_id=game_id)
+        )
+        if claimed.rowcount != 1:  # type: ignore[attr-defined]
+            raise Conflict("someone else accepted this request first", code="request_closed")
+        if user.is_bot:
+            await cover_bot(session, user, needed, club.now())
+        game = await start_game(club, session, found, game_id, user.id)
+        owner = await session.get(User, found.owner_id)
+        notes = []
+        if owner is not None and not owner.is_bot:
+            accepted = {"game_id": game.id, "by": user.username, "variant": found.variant,
+                        "stake": found.stake, "request_id": found.id}  # fmt: skip
+            notes.append(await notify.add(session, club.now(), owner.id, "request_accepted",
+                                          accepted))  # fmt: skip
+    await publish_request(club, found, "request_removed", {"id": found.id})
+    await notify.push(club, notes)
+    await presence.refresh(club, [found.owner_id, user.id])
+    round_ = await rounds_of(club).get(game.id)
+    summary = round_.summary()
+    await club.bus.publish("lobby", json.dumps({"t": "game_started", "d": summary}))
+    started = json.dumps({"t": "game_started", "d": summary})
+    for uid in (found.owner_id, user.id):
+        await club.bus.publish(f"user:{uid}", started)
+    return summary

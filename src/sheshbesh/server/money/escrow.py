@@ -1,0 +1,62 @@
+"""Escrow: what a stored move does to the money (DESIGN principle 4, PL-4, PL-5).
+
+A game holds each side's largest possible loss. :func:`top_up` raises the hold
+when that loss grows (the opening escrow, a double offered, a beaver) and
+:func:`pay_out` releases it at the end with what each side won or lost. Both
+write ledger rows in the caller's transaction, the one that stores the move's
+events (``rounds.store``), so money and moves commit together or not at all. A
+top-up that either player cannot cover raises a clear ``insufficient_funds``
+error, and the caller's transaction, events included, rolls back.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from sheshbesh.server.errors import ApiError
+from sheshbesh.store import ledger
+from sheshbesh.store.ledger import InsufficientFunds
+from sheshbesh.store.models import Game, User
+
+
+async def top_up(session: AsyncSession, game: Game, needed: int, seq: int, now: float) -> None:
+    """PL-5: hold ``needed`` FUN from each side; a raise either cannot cover is refused."""
+    more = needed - min(game.held0, game.held1)
+    if more <= 0:
+        return
+    escrow = await ledger.escrow_of(session, game.id)
+    wallets = [await ledger.wallet_of(session, uid) for uid in (game.seat0_id, game.seat1_id)]
+    try:
+        await ledger.transfer(
+            session, "escrow", [(wallets[0], -more), (wallets[1], -more), (escrow, 2 * more)],
+            now=now, game_id=game.id, seq=seq,
+        )  # fmt: skip
+    except InsufficientFunds as error:
+        short = 0 if error.account.id == wallets[0].id else 1
+        name = await session.get(User, (game.seat0_id, game.seat1_id)[short])
+        who = name.username if name is not None else f"seat {short}"
+        raise ApiError(
+            f"not enough FUN to raise the stakes: each player must hold {needed} FUN in escrow"
+            f" ({more} more), and {who} has {error.account.balance} (PL-5)",
+            status=409,
+            code="insufficient_funds",
+        ) from None
+    game.held0 += more
+    game.held1 += more
+
+
+async def pay_out(
+    session: AsyncSession, game: Game, paid: tuple[int, int], seq: int, now: float
+) -> None:
+    """Release the escrow: each seat gets back what it held plus ``paid`` (a draw: 0, 0)."""
+    held = (game.held0, game.held1)
+    escrow = await ledger.escrow_of(session, game.id)
+    wallets = [await ledger.wallet_of(session, uid) for uid in (game.seat0_id, game.seat1_id)]
+    entries = [(wallets[s], held[s] + paid[s]) for s in (0, 1)]
+    if any(amount < 0 for _, amount in entries):
+        raise RuntimeError(f"game {game.id}: payout {paid} exceeds escrow {held}")
+    await ledger.transfer(
+        session, "payout", [*entries, (escrow, -(held[0] + held[1]))],
+        now=now, game_id=game.id, seq=seq,
+    )  # fmt: skip
+    game.held0 = game.held1 = 0

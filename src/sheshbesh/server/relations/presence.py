@@ -1,0 +1,316 @@
+"""Who is here: each player's status for his friends, and his own socket ``/ws/me``.
+
+A logged-in page keeps one ``/ws/me`` open. It forwards everything published
+on the player's ``user:{id}`` channel (notifications, friend status changes,
+challenges) and answers pings. While a player has at least one such socket
+somewhere he is ``online``; ``playing`` when he is also seated in a live game
+(read from the games table, so it is never stale); else ``offline``.
+
+Several processes (Redis): each process counts only its own sockets and
+announces on the ``presence`` channel when a player comes (``up``) or goes
+(``down``) here, plus its whole set every :data:`HEARTBEAT` seconds and
+whenever a new process says ``hello``. A process not heard from for
+:data:`EXPIRY` seconds is forgotten (it crashed), so its players turn offline
+without a push; friends' lists are right again at their next load. The process
+where a change happens pushes ``friend_status`` to the player's friends, and
+only when the club-wide status changed (online elsewhere: nothing to say).
+
+Leaving is announced after :data:`OFFLINE_GRACE` seconds, so a page reload
+or a move from page to page is not an offline-online flicker for friends
+(lichess waits the same way). Starting or ending a game changes ``playing``:
+the lobby calls :func:`refresh` when a game starts, and a finished game's
+``RoundMoved`` does it at the end (:func:`subscribe`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections import Counter
+from typing import Any, Literal
+
+from fastapi import APIRouter, WebSocket
+from sqlalchemy import or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.websockets import WebSocketDisconnect
+
+from sheshbesh.server.accounts.csrf import same_origin
+from sheshbesh.server.accounts.sessions import user_of
+from sheshbesh.server.club import Club, club_of
+from sheshbesh.server.events import RoundMoved
+from sheshbesh.server.notify import notes as notify
+from sheshbesh.store.models import Game, Relation, User
+
+Status = Literal["offline", "online", "playing"]
+
+router = APIRouter()
+log = logging.getLogger(__name__)
+
+CHANNEL = "presence"
+HEARTBEAT = 10.0
+"""Seconds between a process's announcements of everyone connected to it."""
+EXPIRY = 3 * HEARTBEAT
+"""Seconds of silence after which another process counts as gone."""
+OFFLINE_GRACE = 2.0
+"""Seconds a player's last socket may be gone before friends hear he left."""
+QUEUE_LIMIT = 256
+
+
+class Presence:
+    """This process's sockets per player, and what the other processes announced."""
+
+    def __init__(self, club: Club) -> None:
+        self.club = club
+        self.node = club.settings.node
+        self.sockets: Counter[int] = Counter()
+        """Open ``/ws/me`` sockets per user in this process."""
+        self.here: set[int] = set()
+        """Users this process counts as online (sockets, or a leave still in its grace)."""
+        self.leaving: dict[int, asyncio.Task[None]] = {}
+        self.elsewhere: dict[str, tuple[set[int], float]] = {}
+        """Other processes' online users and when each was last heard from."""
+        self.beat: asyncio.Task[None] | None = None
+        self.replies: set[asyncio.Task[None]] = set()
+
+    # --- lifecycle -------------------------------------------------------------------
+
+    async def start(self) -> None:
+        await self.club.bus.subscribe(CHANNEL, self.on_message)
+        await self._announce({"hello": True})
+        self.beat = asyncio.create_task(self._heartbeat())
+
+    async def stop(self) -> None:
+        for task in [*self.leaving.values(), *([self.beat] if self.beat else [])]:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await self.club.bus.unsubscribe(CHANNEL, self.on_message)
+        with contextlib.suppress(Exception):  # the bus may already be down
+            await self._announce({"bye": True})
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            try:
+                await self._announce({"all": sorted(self.here)})
+            except Exception:
+                log.exception("presence heartbeat failed")
+
+    async def _announce(self, message: dict[str, Any]) -> None:
+        await self.club.bus.publish_data(CHANNEL, {"node": self.node} | message)
+
+    def on_message(self, text: str | dict[str, Any]) -> None:
+        """Fold another process's announcement into :attr:`elsewhere`."""
+        message = json.loads(text) if isinstance(text, str) else text
+        node = message.get("node")
+        if not isinstance(node, str) or node == self.node:
+            return
+        users, _ = self.elsewhere.get(node, (set(), 0.0))
+        if "all" in message:
+            users = set(message["all"])
+        elif "up" in message:
+            users.add(message["up"])
+        elif "down" in message:
+            users.discard(message["down"])
+        elif "bye" in message:
+            self.elsewhere.pop(node, None)
+            return
+        self.elsewhere[node] = (users, time.monotonic())
+        if message.get("hello"):
+            reply = {"node": self.node, "all": sorted(self.here)}
+            task = asyncio.create_task(self.club.bus.publish_data(CHANNEL, reply))
+            self.replies.add(task)  # held until done, so it is not collected half-way
+            task.add_done_callback(self.replies.discard)
+
+    # --- sockets ---------------------------------------------------------------------
+
+    def online(self, user_id: int) -> bool:
+        """Whether the user has a socket here or, as last announced, in another process."""
+        return user_id in self.here or self._elsewhere(user_id)
+
+    def _elsewhere(self, user_id: int) -> bool:
+        cutoff = time.monotonic() - EXPIRY
+        return any(user_id in users and heard >= cutoff for users, heard in self.elsewhere.values())
+
+    async def connected(self, user_id: int) -> None:
+        self.sockets[user_id] += 1
+        pending = self.leaving.pop(user_id, None)
+        if pending is not None:
+            pending.cancel()  # back within the grace: nobody heard he left
+        if user_id in self.here:
+            return
+        was_online = self._elsewhere(user_id)
+        self.here.add(user_id)
+        await self._announce({"up": user_id})
+        if not was_online:
+            await refresh(self.club, [user_id])
+
+    async def disconnected(self, user_id: int) -> None:
+        self.sockets[user_id] -= 1
+        if self.sockets[user_id] > 0:
+            return
+        del self.sockets[user_id]
+        self.leaving[user_id] = asyncio.create_task(self._leave(user_id))
+
+    async def _leave(self, user_id: int) -> None:
+        await asyncio.sleep(OFFLINE_GRACE)
+        self.leaving.pop(user_id, None)
+        self.here.discard(user_id)
+        await self._announce({"down": user_id})
+        if not self._elsewhere(user_id):
+            await tell_friends(self.club, user_id, "offline")
+
+
+def presence_of(club: Club) -> Presence:
+    """The club's presence (made on first use, so a club without :func:`start` works too)."""
+    found = club.extras.get("presence")
+    if found is None:
+        found = club.extras["presence"] = Presence(club)
+    assert isinstance(found, Presence)
+    return found
+
+
+async def start(club: Club) -> None:
+    """Join the club's presence channel (the app's start)."""
+    await presence_of(club).start()
+
+
+async def stop(club: Club) -> None:
+    await presence_of(club).stop()
+
+
+# --- statuses --------------------------------------------------------------------------
+
+
+async def statuses(club: Club, session: AsyncSession, user_ids: list[int]) -> dict[int, Status]:
+    """Each user's status now: offline, online, or playing (online and seated in a live game)."""
+    presence = presence_of(club)
+    online = {uid for uid in user_ids if presence.online(uid)}
+    playing: set[int] = set()
+    if online:
+        rows = await session.execute(
+            select(Game.seat0_id, Game.seat1_id).where(
+                Game.status == "live", or_(Game.seat0_id.in_(online), Game.seat1_id.in_(online))
+            )
+        )
+        playing = {seat for pair in rows.all() for seat in pair} & online
+    return {
+        uid: "playing" if uid in playing else "online" if uid in online else "offline"
+        for uid in user_ids
+    }
+
+
+async def friend_ids(session: AsyncSession, user_id: int) -> list[int]:
+    rows = await session.scalars(
+        select(Relation.other_id).where(Relation.user_id == user_id, Relation.kind == "friend")
+    )
+    return list(rows)
+
+
+async def tell_friends(club: Club, user_id: int, status: Status) -> None:
+    """Push ``friend_status`` to each of the user's friends."""
+    async with club.db.read() as session:
+        name = await session.scalar(select(User.username).where(User.id == user_id))
+        friends = await friend_ids(session, user_id)
+    frame = {"t": "friend_status", "d": {"username": name, "status": status}}
+    for friend in friends:
+        await club.bus.publish_data(f"user:{friend}", frame)
+
+
+async def refresh(club: Club, user_ids: list[int]) -> None:
+    """Tell the friends of each online user his status now (call when a game starts or ends).
+
+    Offline users are skipped: sitting down or standing up changes nothing for
+    them. Safe to call from any process: only the caller pushes.
+    """
+    presence = presence_of(club)
+    online = [uid for uid in user_ids if presence.online(uid)]
+    if not online:
+        return
+    async with club.db.read() as session:
+        now = await statuses(club, session, online)
+    for uid in online:
+        await tell_friends(club, uid, now[uid])
+
+
+def subscribe(club: Club) -> None:
+    """A finished game stands its players up: their friends see them online again."""
+
+    async def on_round_moved(moved: RoundMoved) -> None:
+        if moved.finished:
+            await refresh(club, list(moved.seats))
+
+    club.events.on(RoundMoved, on_round_moved)
+
+
+# --- the player's own socket -------------------------------------------------------------
+
+
+@router.websocket("/ws/me")
+async def me_socket(ws: WebSocket) -> None:
+    """Everything published for the player, wherever he is; his presence while it is open.
+
+    The first frame is ``hello`` with his unread count and his friends' statuses.
+    """
+
+    club = club_of(ws)
+    if not same_origin(ws):
+        await ws.close(code=1008, reason="cross-site socket refused")
+        return
+    user = await user_of(club, ws)
+    if user is None:
+        await ws.close(code=1008, reason="log in first")
+        return
+    await ws.accept()
+    queue: asyncio.Queue[str] = asyncio.Queue(maxsize=QUEUE_LIMIT)
+
+    def on_message(message: str | dict[str, Any]) -> None:
+        text = message if isinstance(message, str) else json.dumps(message)
+        with contextlib.suppress(asyncio.QueueFull):  # stored notes are read on reconnect
+            queue.put_nowait(text)
+
+    channel = f"user:{user.id}"
+    presence = presence_of(club)
+    await club.bus.subscribe(channel, on_message)
+    await presence.connected(user.id)
+    try:
+        await ws.send_text(json.dumps({"t": "hello", "d": await _hello(club, user.id)}))
+        reader = asyncio.create_task(_drain(ws))
+        while not reader.done():
+            getter = asyncio.create_task(queue.get())
+            done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
+            if getter in done:
+                await ws.send_text(getter.result())
+            else:
+                getter.cancel()
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        await club.bus.unsubscribe(channel, on_message)
+        await presence.disconnected(user.id)
+
+
+async def _hello(club: Club, user_id: int) -> dict[str, Any]:
+    async with club.db.read() as session:
+        friends = await friend_ids(session, user_id)
+        now = await statuses(club, session, friends)
+        names = dict(
+            (
+                await session.execute(select(User.id, User.username).where(User.id.in_(friends)))
+            ).all()
+        )
+        unread = await notify.unread_count(session, user_id)
+    return {"unread": unread, "friends": {names[uid]: now[uid] for uid in friends}}
+
+
+async def _drain(ws: WebSocket) -> None:
+    """Read (and answer pings on) the socket until the client leaves."""
+    while True:
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        if message.get("text") and len(message["text"]) < 256 and '"ping"' in message["text"]:
+            await ws.send_text('{"t":"pong"}')

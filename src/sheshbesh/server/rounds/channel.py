@@ -1,0 +1,346 @@
+"""The game's WebSocket: join, snapshot, actions, events with sequence numbers, resync.
+
+Players and spectators use the same socket and get the same events; only a
+player gets ``legal`` frames, and only a player's actions are accepted (the
+round checks the seat). Each process keeps one :class:`Hub` per game it serves:
+the hub subscribes to ``game:{id}`` once, turns each bus message into frames
+once, and hands them to its sockets' queues; each socket's writer sends them
+in order, filling any gap from the stored log, so a client never sees a hole
+or a repeat in ``v`` (DESIGN principle 3, STYLE "exact resync").
+
+The same socket carries the game's two chat rooms (``chat.py``): the hub hands a
+line only to the sockets whose seat may read its room, and each writer drops
+lines from players its reader blocked (``chat.readers``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect
+
+from sheshbesh.server.accounts.csrf import same_origin
+from sheshbesh.server.accounts.sessions import user_of
+from sheshbesh.server.chat import rooms as chat
+from sheshbesh.server.chat.readers import ChatItem, blocklists_of, history_frame, say
+from sheshbesh.server.club import Club, club_of
+from sheshbesh.server.errors import ApiError, as_api_error
+from sheshbesh.server.protocol import (
+    ActionMsg,
+    BadFrame,
+    ChatMsg,
+    PingMsg,
+    SyncMsg,
+    error_frame,
+    frame,
+    parse_client,
+)
+from sheshbesh.store.models import User
+
+from .round import Round, events_after, rounds_of
+from .spectate import count_spectator
+
+log = logging.getLogger(__name__)
+router = APIRouter()
+QUEUE_LIMIT = 512
+"""Frames a socket may fall behind before it is closed (the client resyncs on reconnect)."""
+
+
+@dataclass
+class Batch:
+    """One bus message as frames: events (with their seq), the state with its clock, legal."""
+
+    events: list[tuple[int, str]]
+    after: list[str]
+    legal: str | None = None
+    to_act: int | None = None
+
+
+Item = Batch | str | int | ChatItem
+"""What a socket's writer sends: a batch, a frame, a resync from ``v``, or a chat line."""
+
+
+@dataclass(eq=False)
+class Socket:
+    ws: WebSocket
+    seat: int | None
+    last: int = -1
+    queue: asyncio.Queue[Item] = field(default_factory=lambda: asyncio.Queue())
+    user_id: int | None = None
+    """The reader, whose blocks hide chat lines (None: a guest)."""
+
+    def put(self, item: Item) -> None:
+        if self.queue.qsize() >= QUEUE_LIMIT:
+            raise OverflowError("socket too slow")
+        self.queue.put_nowait(item)
+
+
+class Hub:
+    """This process's sockets of one game and its subscription to the game's channel."""
+
+    def __init__(self, club: Club, round_: Round) -> None:
+        self.club = club
+        self.round = round_
+        self.sockets: set[Socket] = set()
+        self.channel = f"game:{round_.id}"
+
+    def on_message(self, text: str | dict[str, Any]) -> None:
+        message = json.loads(text) if isinstance(text, str) else text
+        if "chat" in message:
+            room, live = message["chat"]["room"], self.round.live
+            readers = [s for s in self.sockets if chat.may_read(room, s.seat is not None, live)]
+            self.fan_out(ChatItem.of(message["chat"]), readers)
+            return
+        batch: Batch | str
+        if "presence" in message:
+            batch = frame("presence", message["presence"])
+            asyncio.get_running_loop().create_task(self.round.refresh())
+        else:
+            seq = message["seq"]
+            batch = Batch(
+                [(e["seq"], frame("event", e, v=e["seq"])) for e in message["events"]],
+                [frame("state", {**message["state"], "clock": message["clock"]}, v=seq)],
+                None if message["legal"] is None else frame("legal", message["legal"], v=seq),
+                message["to_act"],
+            )
+            table = self.round.table
+            if table is not None and table.seq < seq:
+                asyncio.get_running_loop().create_task(self.round.refresh())
+        self.fan_out(batch, list(self.sockets))
+
+    def fan_out(self, item: Item, sockets: list[Socket]) -> None:
+        for socket in sockets:
+            try:
+                socket.put(item)
+            except OverflowError:
+                self.sockets.discard(socket)
+                asyncio.get_running_loop().create_task(socket.ws.close(1013, "too slow"))
+
+
+class Hubs:
+    def __init__(self, club: Club) -> None:
+        self.club = club
+        self.hubs: dict[str, Hub] = {}
+
+    async def join(self, round_: Round, socket: Socket) -> Hub:
+        hub = self.hubs.get(round_.id)
+        if hub is None:
+            hub = self.hubs[round_.id] = Hub(self.club, round_)
+            await self.club.bus.subscribe(hub.channel, hub.on_message)
+        hub.sockets.add(socket)
+        return hub
+
+    async def leave(self, hub: Hub, socket: Socket) -> None:
+        hub.sockets.discard(socket)
+        if not hub.sockets and self.hubs.get(hub.round.id) is hub:
+            del self.hubs[hub.round.id]
+            await self.club.bus.unsubscribe(hub.channel, hub.on_message)
+
+
+def hubs_of(club: Club) -> Hubs:
+    hubs = club.extras.get("hubs")
+    if hubs is None:
+        hubs = club.extras["hubs"] = Hubs(club)
+    assert isinstance(hubs, Hubs)
+    return hubs
+
+
+@router.websocket("/ws/game/{game_id}")
+async def game_socket(ws: WebSocket, game_id: str) -> None:
+    club = club_of(ws)
+    if not same_origin(ws):
+        await ws.close(code=1008, reason="cross-site socket refused")
+        return
+    user = await user_of(club, ws)
+    try:
+        round_ = await rounds_of(club).get(game_id[:20])
+    except ApiError as error:
+        await ws.accept()
+        await ws.send_text(error_frame(error.code, error.message))
+        await ws.close(code=4404)
+        return
+    await ws.accept()
+    seat = round_.seat_of(user.id if user else None)
+    socket = Socket(ws, seat, user_id=user.id if user else None)
+    hubs = hubs_of(club)
+    if user is not None:
+        await blocklists_of(club).watch(user.id)
+    hub = await hubs.join(round_, socket)
+    if seat is not None:
+        await round_.arrive(seat)
+    else:
+        await count_spectator(club, round_, +1)
+    writer = asyncio.create_task(_write(club, round_, socket, _since(ws)))
+    try:
+        await _read(club, round_, socket, user)
+    finally:
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+        await hubs.leave(hub, socket)
+        if user is not None:
+            await blocklists_of(club).unwatch(user.id)
+        if seat is not None:
+            await round_.leave(seat)
+        else:
+            await count_spectator(club, round_, -1)
+        if not hub.sockets:
+            rounds_of(club).forget_finished()
+
+
+def _since(ws: WebSocket) -> int | None:
+    value = ws.query_params.get("v")
+    if value is None or not value.isdigit() or len(value) > 9:
+        return None
+    return int(value)
+
+
+async def _read(club: Club, round_: Round, socket: Socket, user: User | None) -> None:
+    user_id = None if user is None else user.id
+    limit = club.settings.max_frame
+    while True:
+        try:
+            message = await socket.ws.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        if text is None:
+            text = message.get("bytes") or b""
+        try:
+            msg = parse_client(text, limit)
+        except BadFrame as error:
+            _put(socket, error_frame(error.code, str(error), "frame"))
+            continue
+        if isinstance(msg, PingMsg):
+            _put(socket, frame("pong"))
+        elif isinstance(msg, SyncMsg):
+            _put(socket, msg.last)
+        elif isinstance(msg, ChatMsg):
+            try:
+                room = chat.Room.game(round_.id, msg.room or "")
+            except ApiError as error:
+                _put(socket, error_frame(error.code, error.message, "chat"))
+                continue
+            answer = await say(club, user, room, msg.text)
+            if answer is not None:
+                _put(socket, answer)
+        elif isinstance(msg, ActionMsg):
+            try:
+                await round_.act(user_id, msg.seen, msg.data)
+            except Exception as error:  # every refusal is a clear error frame
+                try:
+                    refusal = as_api_error(error)
+                except Exception:
+                    log.exception("round %s: action failed", round_.id)
+                    refusal = ApiError("the server failed on this action", status=500,
+                                       code="internal")  # fmt: skip
+                _put(socket, error_frame(refusal.code, refusal.message, "action"))
+
+
+def _put(socket: Socket, item: Item) -> None:
+    with contextlib.suppress(OverflowError):
+        socket.put(item)
+
+
+async def _write(club: Club, round_: Round, socket: Socket, since: int | None) -> None:
+    """Send the first frames (snapshot, or what was missed) and then everything queued."""
+    ws = socket.ws
+    try:
+        hello = {"game": round_.id, "you": socket.seat, "players": round_.players()}
+        await ws.send_text(frame("hello", hello))
+        if not club.db.is_sqlite:  # another process may have moved the game on meanwhile
+            await round_.refresh()
+        current = round_.table.seq if round_.table is not None else 0
+        if since is None or since > current:
+            await _send_snapshot(club, round_, socket)
+        else:
+            await _resend(club, round_, socket, since)
+        sent: set[int] = set()  # lines of the histories that may also be queued
+        for name in chat.readable(socket.seat is not None, round_.live):
+            text, ids = await history_frame(club, chat.Room.game(round_.id, name), socket.user_id)
+            await ws.send_text(text)
+            sent |= ids
+        blocklists = blocklists_of(club)
+        while True:
+            item = await socket.queue.get()
+            if isinstance(item, str):
+                await ws.send_text(item)
+            elif isinstance(item, ChatItem):
+                if item.id in sent:
+                    sent.discard(item.id)
+                elif await blocklists.shows(socket.user_id, item):
+                    await ws.send_text(item.text)
+            elif isinstance(item, int):
+                await _resend(club, round_, socket, item)
+            else:
+                await _send_batch(club, round_, socket, item)
+    except (WebSocketDisconnect, RuntimeError, ConnectionError):
+        return
+
+
+async def _send_snapshot(club: Club, round_: Round, socket: Socket) -> None:
+    snapshot = round_.snapshot(socket.seat, club.now())
+    seq = snapshot["seq"]
+    await socket.ws.send_text(frame("snapshot", snapshot, v=seq))
+    socket.last = seq
+
+
+async def _resend(club: Club, round_: Round, socket: Socket, since: int) -> None:
+    """Every stored event after ``since``, then the current state (a reconnect or a sync)."""
+    current = round_.table.seq if round_.table is not None else 0
+    if since > current:
+        await socket.ws.send_text(
+            error_frame("bad_frame", f"the game is at v={current}; nobody saw v={since}", "sync")
+        )
+        since = socket.last
+    async with club.db.read() as session:
+        events = await events_after(session, round_.id, since)
+    for event in events:
+        await socket.ws.send_text(frame("event", event, v=event["seq"]))
+    snapshot = round_.snapshot(socket.seat, club.now())
+    last = events[-1]["seq"] if events else since
+    socket.last = max(last, socket.last)
+    await _send_after(socket, snapshot, last)
+
+
+async def _send_after(socket: Socket, snapshot: dict[str, Any], v: int) -> None:
+    await socket.ws.send_text(
+        frame("state", {**snapshot["state"], "clock": snapshot["clock"]}, v=v)
+    )
+    await socket.ws.send_text(frame("presence_all", snapshot["presence"]))
+    if snapshot["legal"] is not None:
+        await socket.ws.send_text(frame("legal", snapshot["legal"], v=v))
+
+
+async def _send_batch(club: Club, round_: Round, socket: Socket, batch: Batch) -> None:
+    ws = socket.ws
+    if not batch.events:
+        return
+    first = batch.events[0][0]
+    if first > socket.last + 1:  # a gap: events stored by another process arrived later
+        async with club.db.read() as session:
+            missed = await events_after(session, round_.id, socket.last)
+        for event in missed:
+            if event["seq"] < first:
+                await ws.send_text(frame("event", event, v=event["seq"]))
+                socket.last = event["seq"]
+    sent = False
+    for seq, text in batch.events:
+        if seq > socket.last:
+            await ws.send_text(text)
+            socket.last = seq
+            sent = True
+    if not sent:
+        return
+    for text in batch.after:
+        await ws.send_text(text)
+    if batch.legal is not None and socket.seat is not None and socket.seat == batch.to_act:
+        await ws.send_text(batch.legal)

@@ -1,0 +1,526 @@
+"""Rounds: the one owner of each live game in this process (STYLE: one owner per game).
+
+A :class:`Round` handles one command at a time under its lock. Each command runs
+in one database transaction that locks the game's row (``SELECT … FOR UPDATE``
+on PostgreSQL; the single writer on SQLite), catches up with events another
+process may have stored, checks who acts and at which sequence number, applies
+the action through ``sheshbesh.play``, and stores the events, the dice box, the
+clock and the ledger rows together (DESIGN principles 3 and 4). Only after the
+commit is anyone told, through the bus.
+
+Time is the server's: the clock is read at the moment the command is handled,
+and a timer per round ends the game when a flag falls or when the player to act
+has been away longer than the grace (PL-7), so no game and no FUN is ever stuck.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+import secrets
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from sheshbesh.games.race import Side
+from sheshbesh.play.clock import Clock
+from sheshbesh.play.dice import DiceBox
+from sheshbesh.play.fair import FairDice
+from sheshbesh.server.accounts.avatars import avatar_url
+from sheshbesh.server.club import Club
+from sheshbesh.server.errors import ApiError, Conflict, Forbidden, NotFound
+from sheshbesh.server.events import RoundLoaded, RoundMoved, TurnAwaits
+from sheshbesh.server.standings import ratings as standings
+from sheshbesh.store.group import MoveWrite
+from sheshbesh.store.models import Game, GameEvent, User
+
+from .store import store_applied
+from .tables import Applied, Table, replay_table
+
+log = logging.getLogger(__name__)
+ARRIVAL = 15.0
+"""Seconds a player may take to open a game he just started before "your turn" is sent."""
+
+
+class Round:
+    """A live game as this process knows it: the table, the clock and who is here."""
+
+    def __init__(self, club: Club, game_id: str) -> None:
+        self.club = club
+        self.id = game_id
+        self.lock = asyncio.Lock()
+        self.table: Table | None = None
+        self.game: Game | None = None
+        self.names: dict[int, str] = {}
+        self.here: dict[int, int] = {0: 0, 1: 0}
+        """Connections per seat in this process."""
+        self.timer: asyncio.Task[None] | None = None
+        self.bot_seats: dict[int, str] = {}
+        """Seat → engine of each seat a club bot plays (``server.bots`` acts for it)."""
+        self.avatars: dict[int, str] = {}
+        """User id → the avatar's URL, with its version (as ``user_json`` gives it)."""
+        self.ratings: dict[int, dict[str, Any]] = {}
+        """User id → rating in this game's variant (and, once rated, its change)."""
+
+    # --- loading --------------------------------------------------------------------
+
+    async def load(self) -> None:
+        async with self.club.db.read() as session:
+            game = await session.get(Game, self.id)
+            if game is None:
+                raise NotFound(f"no game {self.id!r}")
+            events = await events_after(session, self.id, -1)
+            users = list(await session.scalars(
+                select(User).where(User.id.in_([game.seat0_id, game.seat1_id]))
+            ))  # fmt: skip
+            self.names = {user.id: user.username for user in users}
+            self.avatars = {user.id: avatar_url(user) for user in users}
+            engines = {user.id: user.bot_engine for user in users if user.bot_engine}
+            self.bot_seats = {
+                seat: engines[uid]
+                for seat, uid in enumerate((game.seat0_id, game.seat1_id))
+                if uid in engines
+            }
+            await self._read_ratings(session, game)
+        self.game = game
+        self.table = replay_table(game.kind, events[0], events[1:])
+
+    async def _read_ratings(self, session: AsyncSession, game: Game) -> None:
+        seats = [game.seat0_id, game.seat1_id]
+        ratings = await standings.ratings_of(session, seats, game.variant)
+        changes = await standings.changes_of(session, game.id) if game.status != "live" else {}
+        self.ratings = {uid: ratings[uid] | {"change": changes.get(uid)} for uid in seats}
+
+    async def catch_up(self, session: AsyncSession, game: Game) -> Table:
+        """The table at the stored sequence number (another process may have moved on)."""
+        table = self.table
+        assert table is not None
+        if game.seq != table.seq:
+            events = await events_after(session, self.id, -1)
+            table = replay_table(game.kind, events[0], events[1:])
+        return table
+
+    # --- reading --------------------------------------------------------------------
+
+    @property
+    def seats(self) -> tuple[int, int]:
+        assert self.game is not None
+        return self.game.seat0_id, self.game.seat1_id
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        if user_id is None:
+            return None
+        seat0, seat1 = self.seats
+        return 0 if user_id == seat0 else 1 if user_id == seat1 else None
+
+    def players(self) -> list[dict[str, Any]]:
+        return [
+            {"seat": seat, "id": uid, "username": self.names.get(uid, "?"),
+             "avatar": self.avatars.get(uid),
+             "is_bot": seat in self.bot_seats, "rating": self.ratings.get(uid)}
+            for seat, uid in enumerate(self.seats)
+        ]  # fmt: skip
+
+    def clock(self) -> Clock | None:
+        assert self.game is not None
+        return None if self.game.clock is None else Clock.from_state(self.game.clock)
+
+    def clock_json(self, now: float) -> dict[str, Any] | None:
+        clock = self.clock()
+        if clock is None:
+            return None
+        return clock.to_json(max(now, clock.at or now))
+
+    def to_act_seat(self) -> int | None:
+        assert self.table is not None
+        side = self.table.to_act
+        return None if side is None or self.table.finished else self.table.seat_of(side)
+
+    def presence(self) -> list[dict[str, Any]]:
+        assert self.game is not None
+        grace = self.club.settings.abandon_grace
+        now = self.club.now()
+        return [
+            {"seat": seat, "online": away is None, "since": away,
+             "deadline": None if away is None else away + grace, "now": now}
+            for seat, away in enumerate((self.game.away0, self.game.away1))
+        ]  # fmt: skip
+
+    def summary(self) -> dict[str, Any]:
+        """The game as the lobby's "now playing" list shows it."""
+        game, table = self.game, self.table
+        assert game is not None and table is not None
+        view = table.view()
+        return {
+            "id": game.id,
+            "kind": game.kind,
+            "variant": game.variant,
+            "stake": game.stake,
+            "control": game.control,
+            "players": self.players(),
+            "white_seat": table.white_seat(),
+            "score": view.get("match", {}).get("score"),
+            "spectators": game.spectators,
+            "status": game.status,
+            "seq": table.seq,
+        }
+
+    def snapshot(self, seat: int | None, now: float) -> dict[str, Any]:
+        table, game = self.table, self.game
+        assert table is not None and game is not None
+        to_act = self.to_act_seat()
+        return self.summary() | {
+            "you": seat,
+            "state": table.view(),
+            "clock": self.clock_json(now),
+            "presence": self.presence(),
+            "to_act": to_act,
+            "legal": table.legal() if seat is not None and seat == to_act else None,
+        }
+
+    # --- acting ---------------------------------------------------------------------
+
+    async def act(self, user_id: int | None, seen: int, data: Any) -> int:
+        """A player's action on the game at sequence ``seen``; returns the new sequence."""
+        async with self.lock:
+            if self.club.db.is_sqlite:
+                applied = await self._act_here(user_id, seen, data)
+            else:
+                applied = await self._act_locked(user_id, seen, data)
+        await self.publish(applied)
+        return applied.table.seq
+
+    def _check(self, game: Game, table: Table, user_id: int | None, seen: int) -> int:
+        """The acting seat, or the reason this user may not act now at ``seen``."""
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise Forbidden("only the game's players can act; spectators watch",
+                            code="not_a_player")  # fmt: skip
+        if game.status != "live":
+            raise Conflict("the game is over", code="game_over")
+        if seen != table.seq:
+            raise Conflict(
+                f"stale action: it was sent at move {seen}, the game is at {table.seq};"
+                " resync and try again",
+                code="stale",
+            )
+        return seat
+
+    async def _act_locked(self, user_id: int | None, seen: int, data: Any) -> Applied:
+        """Several processes may serve this game: lock its row and catch up first."""
+        async with self.club.db.transaction() as session:
+            game = await self._locked(session)
+            table = await self.catch_up(session, game)
+            seat = self._check(game, table, user_id, seen)
+            action = table.parse(data, table.side_of(seat))
+            applied = await self._apply(session, game, table, action)
+        self._adopt(applied, game)
+        return applied
+
+    async def _act_here(self, user_id: int | None, seen: int, data: Any) -> Applied:
+        """One process owns the game (SQLite): decide in memory, then store.
+
+        A move that moves no money joins the group commit (store/group.py); one
+        that does (a double's escrow, the payout) writes its ledger rows in the
+        same transaction as its events, as every money movement must.
+        """
+        game, table = self.game, self.table
+        assert game is not None and table is not None
+        seat = self._check(game, table, user_id, seen)
+        action = table.parse(data, table.side_of(seat))
+        dice = self._dice(game)
+        clock, now = self._clock_now(game)
+        applied = table.apply(action, dice, clock, now)
+        after = applied.table
+        moves_money = after.finished or game.stake * after.exposure() > min(game.held0, game.held1)
+        if moves_money:
+            async with self.club.db.transaction() as session:
+                row = await session.get(Game, self.id)
+                assert row is not None and row.seq == table.seq, "the stored game moved on"
+                await store_applied(self.club, session, row, applied, now)
+                _keep_dice(row, dice)
+            self._adopt(applied, row)
+            return applied
+        columns = {
+            "seq": after.seq,
+            "clock": game.clock if applied.clock is None else applied.clock.to_state(),
+            "dice_secret": game.dice_secret if dice is None else dice.box.secret.hex(),
+            "next_roll": game.next_roll if dice is None else dice.box.next_roll,
+            "at": now,
+        }
+        await self.club.db.group.write(MoveWrite(self.id, table.seq, list(applied.events), columns))
+        for name in ("seq", "clock", "dice_secret", "next_roll"):
+            setattr(game, name, columns[name])
+        self.table = after
+        return applied
+
+    def _clock_now(self, game: Game) -> tuple[Clock | None, float]:
+        """The stored clock and the server's time, never before the clock's last event."""
+        clock = None if game.clock is None else Clock.from_state(game.clock)
+        now = self.club.now()
+        if clock is not None and clock.at is not None:
+            now = max(now, clock.at)
+        return clock, now
+
+    def _dice(self, game: Game) -> FairDice | None:
+        if game.dice_secret is None:
+            return None
+        box = DiceBox(game.next_roll, bytes.fromhex(game.dice_secret))
+        return FairDice(box, self.club.new_seed, lambda: secrets.token_hex(8))
+
+    async def expire(self) -> None:
+        """End the game if the running flag fell or the player to act stayed away (PL-7)."""
+        async with self.lock:
+            applied = None
+            async with self.club.db.transaction() as session:
+                game = await self._locked(session)
+                if game.status != "live":
+                    self.game = game
+                    return
+                table = await self.catch_up(session, game)
+                self.table, self.game = table, game
+                side = self._forfeiter(game, table)
+                if side is not None:
+                    applied = await self._apply(session, game, table, table.timeout(side))
+            if applied is not None:
+                self._adopt(applied, game)
+        if applied is not None:
+            await self.publish(applied)
+        self.schedule()
+
+    def _forfeiter(self, game: Game, table: Table) -> Side | None:
+        now = self.club.now()
+        clock = self.clock()
+        if clock is not None and clock.control.timed:
+            flagged = clock.flagged(max(now, clock.at or now))
+            if flagged is not None:
+                return Side(flagged)
+        seat = self.to_act_seat()
+        if seat is None:
+            return None
+        away = game.away0 if seat == 0 else game.away1
+        if away is not None and now >= away + self.club.settings.abandon_grace:
+            return table.side_of(seat)
+        return None
+
+    async def _locked(self, session: AsyncSession) -> Game:
+        game = await session.scalar(select(Game).where(Game.id == self.id).with_for_update())
+        if game is None:
+            raise NotFound(f"no game {self.id!r}")
+        return game
+
+    async def _apply(self, session: AsyncSession, game: Game, table: Table, action: Any) -> Applied:
+        club = self.club
+        dice = self._dice(game)
+        clock, now = self._clock_now(game)
+        applied = table.apply(action, dice, clock, now)
+        await store_applied(club, session, game, applied, now)
+        _keep_dice(game, dice)
+        return applied
+
+    def _adopt(self, applied: Applied, game: Game) -> None:
+        self.table = applied.table
+        self.game = game
+
+    async def publish(self, applied: Applied) -> None:
+        """Tell every process's sockets, then this club's packages (``RoundMoved``)."""
+        table = applied.table
+        seat = self.to_act_seat()
+        message = {
+            "events": list(applied.events),
+            "seq": table.seq,
+            "state": table.view(),
+            "clock": self.clock_json(self.club.now()),
+            "to_act": seat,
+            "legal": table.legal() if seat is not None else None,
+        }
+        if table.finished:
+            async with self.club.db.read() as session:
+                assert self.game is not None
+                await self._read_ratings(session, self.game)
+            message["players"] = self.players()
+        await self.club.bus.publish_data(f"game:{self.id}", message)
+        moved = RoundMoved(
+            game_id=self.id,
+            seats=self.seats,
+            notes=tuple(applied.notes),
+            finished=table.finished,
+            game_ended=any(event["type"] == "game_finished" for event in applied.events),
+            summary=self.summary(),
+        )
+        if not table.finished and seat is not None and seat not in self.bot_seats:
+            await self._tell_absent(seat)
+        await self.club.events.emit(moved)
+        self.schedule()
+
+    async def _tell_absent(self, seat: int) -> None:
+        """A "your turn" note is due for a player who is not in the room (``notify`` words
+        it, once per absence)."""
+        game = self.game
+        assert game is not None
+        away = game.away0 if seat == 0 else game.away1
+        if away is None or (away == game.created_at and self.club.now() - away < ARRIVAL):
+            return  # here, or still on the way from the lobby to a game just begun
+        other = self.names.get(self.seats[1 - seat], "?")
+        await self.club.events.emit(TurnAwaits(self.id, self.seats[seat], game.variant, other))
+
+    # --- presence -------------------------------------------------------------------
+
+    async def arrive(self, seat: int) -> None:
+        self.here[seat] += 1
+        if self.here[seat] == 1 and self.live:
+            await self._mark(seat, None)
+
+    async def leave(self, seat: int) -> None:
+        self.here[seat] -= 1
+        if self.here[seat] == 0 and self.live:
+            await self._mark(seat, self.club.now())
+
+    @property
+    def live(self) -> bool:
+        return self.game is not None and self.game.status == "live"
+
+    async def _mark(self, seat: int, away: float | None) -> None:
+        column = "away0" if seat == 0 else "away1"
+        async with self.lock:
+            async with self.club.db.writing() as connection:  # one statement, no ORM
+                await connection.execute(
+                    update(Game.__table__).where(Game.id == self.id).values({column: away})  # type: ignore[arg-type]
+                )
+            assert self.game is not None
+            setattr(self.game, column, away)
+        grace = self.club.settings.abandon_grace
+        presence = {"seat": seat, "online": away is None, "since": away,
+                    "deadline": None if away is None else away + grace,
+                    "now": self.club.now()}  # fmt: skip
+        await self.club.bus.publish(f"game:{self.id}", json.dumps({"presence": presence}))
+        self.schedule()
+
+    async def refresh(self) -> None:
+        """Reload after another process changed the game (presence, events)."""
+        async with self.lock, self.club.db.read() as session:
+            game = await session.get(Game, self.id)
+            if game is not None:
+                self.table = await self.catch_up(session, game)
+                self.game = game
+        self.schedule()
+
+    # --- timers ---------------------------------------------------------------------
+
+    def deadline(self) -> float:
+        """When this round must next check for a fallen flag or an absent player."""
+        game, table = self.game, self.table
+        if game is None or table is None or game.status != "live":
+            return math.inf
+        now = self.club.now()
+        deadline = math.inf
+        clock = self.clock()
+        if clock is not None and clock.control.timed:
+            wait = clock.time_to_flag(max(now, clock.at or now))
+            if wait is not None:
+                deadline = now + wait
+        seat = self.to_act_seat()
+        if seat is not None:
+            away = game.away0 if seat == 0 else game.away1
+            if away is not None:
+                deadline = min(deadline, away + self.club.settings.abandon_grace)
+        return deadline
+
+    def schedule(self) -> None:
+        if self.timer is not None and not self.timer.done():
+            self.timer.cancel()
+        deadline = self.deadline()
+        if deadline < math.inf:
+            self.timer = asyncio.get_running_loop().create_task(self._wait(deadline))
+
+    async def _wait(self, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - self.club.now()) + 0.01)
+        try:
+            await self.expire()
+        except Exception:
+            log.exception("round %s: timeout check failed", self.id)
+
+    def stop(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+
+
+def _keep_dice(game: Game, dice: FairDice | None) -> None:
+    """Store the box for the next roll (its committed, unrevealed seed) on the game row."""
+    if dice is not None:
+        game.dice_secret = dice.box.secret.hex()
+        game.next_roll = dice.box.next_roll
+
+
+async def events_after(session: AsyncSession, game_id: str, seq: int) -> list[dict[str, Any]]:
+    """The stored events with a sequence number above ``seq``, in order."""
+    rows = await session.scalars(
+        select(GameEvent.event)
+        .where(GameEvent.game_id == game_id, GameEvent.seq > seq)
+        .order_by(GameEvent.seq)
+    )
+    return list(rows)
+
+
+class Rounds:
+    """This process's rounds, loaded on first use; at start, every live game's (for timers)."""
+
+    def __init__(self, club: Club) -> None:
+        self.club = club
+        self.rounds: dict[str, Round] = {}
+        self.loading: dict[str, asyncio.Future[Round]] = {}
+
+    async def get(self, game_id: str) -> Round:
+        found = self.rounds.get(game_id)
+        if found is not None:
+            return found
+        if game_id in self.loading:
+            return await self.loading[game_id]
+        future: asyncio.Future[Round] = asyncio.get_running_loop().create_future()
+        self.loading[game_id] = future
+        try:
+            round_ = Round(self.club, game_id)
+            await round_.load()
+            self.rounds[game_id] = round_
+            round_.schedule()
+            future.set_result(round_)
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: nobody else may be waiting
+            raise
+        finally:
+            del self.loading[game_id]
+        await self.club.events.emit(RoundLoaded(game_id))
+        return round_
+
+    async def start(self) -> None:
+        """Load every live game so that its timers run even if nobody reconnects."""
+        async with self.club.db.read() as session:
+            ids = list(await session.scalars(select(Game.id).where(Game.status == "live")))
+        for game_id in ids:
+            with contextlib.suppress(ApiError):
+                await self.get(game_id)
+
+    def forget_finished(self) -> None:
+        """Drop finished games nobody is connected to (they reload from the log on demand)."""
+        for game_id, round_ in list(self.rounds.items()):
+            if (
+                round_.game is not None
+                and round_.game.status != "live"
+                and not any(round_.here.values())
+            ):
+                round_.stop()
+                del self.rounds[game_id]
+
+    def stop(self) -> None:
+        for round_ in self.rounds.values():
+            round_.stop()
+
+
+def rounds_of(club: Club) -> Rounds:
+    """This process's rounds (``app.py`` provides them when the club starts)."""
+    return club.need(Rounds)

@@ -1,0 +1,82 @@
+"""Now playing and watching: the list of live games, a game's page data and its record.
+
+Anyone, logged in or not, may list live games and open any of them read-only
+(the game socket in ``channel.py`` gives spectators the same events as the
+players). Spectator counts live in the games table so every process shows
+the same number.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from sqlalchemy import select, update
+
+from sheshbesh.play.record import FORMAT
+from sheshbesh.server.club import Club, club_of
+from sheshbesh.server.errors import NotFound
+from sheshbesh.store.models import Game
+
+from .round import Round, events_after, rounds_of
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+
+@router.get("/live")
+async def live_games(request: Request) -> list[dict[str, Any]]:
+    """Every game being played now, newest first (the lobby's "now playing")."""
+    return await live_summaries(club_of(request))
+
+
+async def live_summaries(club: Club) -> list[dict[str, Any]]:
+    """The summary of every live game, newest first."""
+    async with club.db.read() as session:
+        ids = list(
+            await session.scalars(
+                select(Game.id).where(Game.status == "live").order_by(Game.created_at.desc())
+            )
+        )
+    rounds = rounds_of(club)
+    return [(await rounds.get(game_id)).summary() for game_id in ids]
+
+
+@router.get("/{game_id}")
+async def game_page(game_id: str, request: Request) -> dict[str, Any]:
+    """A game's summary and state (live or finished) as a spectator sees it."""
+    club = club_of(request)
+    round_ = await rounds_of(club).get(game_id[:20])
+    if not club.db.is_sqlite:  # another process may have moved the game on meanwhile
+        await round_.refresh()
+    return round_.snapshot(None, club.now())
+
+
+@router.get("/{game_id}/record")
+async def game_record(game_id: str, request: Request) -> Response:
+    """The game's sheshbesh record (its event log), for export and dice verification."""
+    club = club_of(request)
+    async with club.db.read() as session:
+        game = await session.get(Game, game_id[:20])
+        if game is None:
+            raise NotFound(f"no game {game_id!r}")
+        events = await events_after(session, game.id, -1)
+    record = {"format": FORMAT, "game": game.kind, "created": events[0], "events": events[1:]}
+    return Response(json.dumps(record, indent=1), media_type="application/json")
+
+
+async def count_spectator(club: Club, round_: Round, delta: int) -> None:
+    async with club.db.transaction() as session:
+        await session.execute(
+            update(Game).where(Game.id == round_.id).values(spectators=Game.spectators + delta)
+        )
+        game = await session.get(Game, round_.id)
+    if game is not None and round_.game is not None:
+        round_.game.spectators = game.spectators  # the rest of the row is the round's own
+        await club.bus.publish("lobby", json.dumps({"t": "game_updated", "d": round_.summary()}))
+
+
+async def reset_spectators(club: Club) -> None:
+    """At start on SQLite (one process), nobody is watching yet."""
+    async with club.db.transaction() as session:
+        await session.execute(update(Game).values(spectators=0))

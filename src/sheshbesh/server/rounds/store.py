@@ -1,0 +1,72 @@
+"""Storing an applied action: its events, the clock, the escrow and, at the end, the result.
+
+:func:`store_applied` writes everything one action changes in the caller's
+transaction (DESIGN principles 3 and 4): the events with their sequence
+numbers, the game row, the escrow's top-up or the payout (``money.escrow``).
+When the game ends it emits :class:`GameOver` inside that transaction, so
+whatever the other packages write about it (ratings, an offence, result notes)
+commits with the last move or not at all.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from sheshbesh.games.race import Side
+from sheshbesh.server.club import Club
+from sheshbesh.server.events import GameOver
+from sheshbesh.server.money import escrow
+from sheshbesh.store.models import Game, GameEvent
+
+from .tables import Applied, Table
+
+
+async def store_applied(
+    club: Club, session: AsyncSession, game: Game, applied: Applied, now: float
+) -> None:
+    """Write the events, the clock, the escrow top-up and the payout of one action."""
+    table = applied.table
+    for event in applied.events:
+        session.add(GameEvent(game_id=game.id, seq=event["seq"], event=event, at=now))
+    game.seq = table.seq
+    if applied.clock is not None:
+        game.clock = applied.clock.to_state()
+    if not table.finished:
+        await escrow.top_up(session, game, game.stake * table.exposure(), table.seq, now)
+        return
+    paid = _paid(game, table)
+    await escrow.pay_out(session, game, paid, table.seq, now)
+    _finish(game, table, now)
+    over = GameOver(
+        session, game, paid, _timed_out(table, applied), _match_length(table), now
+    )  # fmt: skip
+    await club.events.emit(over)
+    applied.notes.extend(over.notes)
+
+
+def _paid(game: Game, table: Table) -> tuple[int, int]:
+    """What each seat won (positive) or lost (negative) in FUN."""
+    payout = table.payout() or {}
+    first, second = (payout.get(table.side_of(seat), 0) * game.stake for seat in (0, 1))
+    return first, second
+
+
+def _finish(game: Game, table: Table, now: float) -> None:
+    game.status = "finished"
+    game.finished_at = now
+    result = dict(table.view().get("result") or {})
+    winner = result.get("winner")
+    result["winner_seat"] = None if winner is None else table.seat_of(Side.from_letter(winner))
+    game.result = result
+
+
+def _timed_out(table: Table, applied: Applied) -> tuple[int, ...]:
+    return tuple(
+        table.seat_of(Side.from_letter(event["side"]))
+        for event in applied.events
+        if event.get("type") == "timeout"
+    )
+
+
+def _match_length(table: Table) -> int:
+    return int((table.view().get("match") or {}).get("length") or 1)

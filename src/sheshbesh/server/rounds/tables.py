@@ -1,0 +1,418 @@
+"""One interface over the three kinds of table the club runs: a money game of a
+race variant, a match to N points, and a draughts game.
+
+A round never looks inside ``sheshbesh.play``: it parses a client's action with
+:meth:`Table.parse`, applies it with :meth:`Table.apply`, shows the state with
+:meth:`Table.view`, and asks :meth:`Table.exposure` how much each side could
+still lose (PL-5) and :meth:`Table.payout` who is paid what at the end. Seats
+are the club's (0: the request's owner, 1: who accepted); sides are the game's
+colours; :meth:`Table.side_of` maps one to the other (SN-2: in nardy the
+opening winner takes White).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sheshbesh.games.race import Side
+from sheshbesh.play import actions as act
+from sheshbesh.play import draughts as dr
+from sheshbesh.play.clock import Clock
+from sheshbesh.play.match import Match, replay_match
+from sheshbesh.play.options import RaceOptions
+from sheshbesh.play.race import Event, Phase, RaceGame, replay
+from sheshbesh.play.result import exposure
+from sheshbesh.server.errors import BadAction
+
+TURN_ENDS = ("played", "passed")
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What one action did: the table after it, its events, and the clock after it."""
+
+    table: Table
+    events: tuple[Event, ...]
+    clock: Clock | None
+    notes: list[Any] = field(default_factory=list)
+    """Notifications the stored action wrote (a finished game's results), pushed after commit."""
+
+
+class Table:
+    """Base of the three kinds; the state is an immutable game value inside."""
+
+    kind = ""
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+
+    # --- reading ------------------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        return int(self.state.seq)
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.state.finished)
+
+    @property
+    def to_act(self) -> Side | None:
+        side = self.state.to_act
+        return None if side is None else Side(side)
+
+    def white_seat(self) -> int:
+        return 0
+
+    def side_of(self, seat: int) -> Side:
+        return Side.WHITE if seat == self.white_seat() else Side.BLACK
+
+    def seat_of(self, side: Side) -> int:
+        return self.white_seat() if side is Side.WHITE else 1 - self.white_seat()
+
+    def exposure(self) -> int:
+        """The most stakes either side can lose from here, a pending double included."""
+        return 1
+
+    def payout(self) -> dict[Side, int] | None:
+        """Stakes paid to each side once finished (negative: paid by); ``None`` while live."""
+        result = self.state.result
+        if result is None:
+            return None
+        return {side: amount for side, amount in result.payout}
+
+    def view(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def legal(self) -> list[dict[str, Any]]:
+        """The actions open to the side to act, as frames a client may send."""
+        raise NotImplementedError
+
+    # --- acting -------------------------------------------------------------------
+
+    def parse(self, data: Any, side: Side) -> Any:
+        raise NotImplementedError
+
+    def step(self, action: Any, dice: act.DiceSource | None) -> tuple[Any, tuple[Event, ...]]:
+        raise NotImplementedError
+
+    def timeout(self, side: Side) -> Any:
+        return act.Timeout(side)
+
+    def start(self, dice: act.DiceSource | None) -> tuple[Table, tuple[Event, ...]]:
+        """Apply the server's own actions the game waits for (opening rolls); else nothing."""
+        return self, ()
+
+    def apply(
+        self, action: Any, dice: act.DiceSource | None, clock: Clock | None, now: float
+    ) -> Applied:
+        """Apply ``action`` at ``now``; a fallen flag turns it into the running side's timeout.
+
+        The clock follows the game as ``play.race_clock`` and ``play.draughts``
+        describe: a turn's end presses it, an answer owed by the other side
+        (a double, a resignation) runs that side's clock, the end stops it.
+        """
+        before = self.to_act
+        if clock is not None and clock.control.timed:
+            flagged = clock.flagged(now)
+            if flagged is not None:
+                action = self.timeout(Side(flagged))
+        state, events = self.step(action, dice)
+        table: Table = type(self)(state)
+        table, started = table.start(dice)
+        events = (*events, *started)
+        return Applied(table, events, _clock_after(clock, before, table, events, now))
+
+    def to_json(self, data: Any) -> Any:
+        return data
+
+
+def _clock_after(
+    clock: Clock | None, before: Side | None, table: Table, events: tuple[Event, ...], now: float
+) -> Clock | None:
+    if clock is None:
+        return None
+    after = table.to_act
+    if table.finished or after is None:
+        return clock.pause(now) if clock.ticking else clock
+    if not clock.ticking:
+        return clock.run(int(after), now)
+    if after is before:
+        return clock
+    if any(event["type"] in TURN_ENDS for event in events):
+        clock = clock.press(now)
+        if clock.running != int(after):
+            clock = clock.run(int(after), now)
+        return clock
+    return clock.run(int(after), now)
+
+
+# --- race: money games and matches ----------------------------------------------------
+
+RACE_ACTIONS: dict[str, Callable[[Side, dict[str, Any]], act.Action]] = {
+    "roll": lambda side, d: act.Roll(side, _opt_str(d, "nonce")),
+    "move": lambda side, d: act.Move(side, _int(d, "from"), _int(d, "to"), _opt_int(d, "die")),
+    "undo": lambda side, d: act.Undo(side),
+    "confirm": lambda side, d: act.Confirm(side),
+    "play": lambda side, d: act.PlayText(side, _str(d, "text")),
+    "double": lambda side, d: act.Double(side),
+    "take": lambda side, d: act.Take(side),
+    "drop": lambda side, d: act.Drop(side),
+    "beaver": lambda side, d: act.Beaver(side),
+    "resign": lambda side, d: act.Resign(side, _int(d, "level")),
+    "accept_resign": lambda side, d: act.AcceptResign(side),
+    "decline_resign": lambda side, d: act.DeclineResign(side),
+}
+
+
+def race_action_json(action: act.Action) -> dict[str, Any]:
+    """The frame a client sends for ``action`` (the inverse of :meth:`RaceTable.parse`)."""
+    if isinstance(action, act.Move):
+        frame: dict[str, Any] = {"type": "move", "from": action.src, "to": action.dst}
+        if action.die is not None:
+            frame["die"] = action.die
+        return frame
+    if isinstance(action, act.Resign):
+        return {"type": "resign", "level": action.level}
+    names = {
+        act.Roll: "roll", act.Undo: "undo", act.Confirm: "confirm", act.Double: "double",
+        act.Take: "take", act.Drop: "drop", act.Beaver: "beaver",
+        act.AcceptResign: "accept_resign", act.DeclineResign: "decline_resign",
+    }  # fmt: skip
+    return {"type": names[type(action)]}
+
+
+class RaceTable(Table):
+    """One money game of a race variant (a :class:`RaceGame`)."""
+
+    kind = "race"
+
+    @classmethod
+    def create(cls, variant: str, options: RaceOptions, commit: str) -> tuple[Table, Event]:
+        game, created = RaceGame.create(variant, options, commit=commit)
+        return cls(game), created
+
+    @classmethod
+    def replay(cls, created: Event, events: list[Event]) -> Table:
+        return cls(replay(created, events))
+
+    @property
+    def game(self) -> RaceGame:
+        return self.state  # type: ignore[no-any-return]
+
+    def white_seat(self) -> int:
+        return self.game.white_seat
+
+    def exposure(self) -> int:
+        game = self.game
+        cube = game.cube.value * (2 if game.phase is Phase.DOUBLED else 1)
+        return exposure(game.rules, game.options, cube)
+
+    def parse(self, data: Any, side: Side) -> act.Action:
+        kind = _kind(data)
+        if kind not in RACE_ACTIONS:
+            raise BadAction(f"unknown action {kind!r}; one of: {', '.join(RACE_ACTIONS)}")
+        action: act.Action = RACE_ACTIONS[kind](side, data)
+        return action
+
+    def step(self, action: Any, dice: act.DiceSource | None) -> tuple[Any, tuple[Event, ...]]:
+        step = self.state.apply(action, dice)
+        return step.game, step.events
+
+    def start(self, dice: act.DiceSource | None) -> tuple[Table, tuple[Event, ...]]:
+        if self.state.phase is not Phase.OPENING:
+            return self, ()
+        state, events = self.step(act.Start(), dice)
+        return type(self)(state), events
+
+    def legal(self) -> list[dict[str, Any]]:
+        return [race_action_json(a) for a in self.state.legal_actions() if not _server(a)]
+
+    def view(self) -> dict[str, Any]:
+        return race_view(self.game) | {"kind": self.kind}
+
+
+def race_view(game: RaceGame) -> dict[str, Any]:
+    position = game.position
+    turn = game.turn
+    to_act = game.to_act
+    return {
+        "variant": game.rules.name,
+        "options": game.options.to_json(),
+        "phase": game.phase.name.lower(),
+        "position": position.text(),
+        "board": position.text() if turn is None else turn.board().text(),
+        "turn": position.turn.letter,
+        "to_act": None if to_act is None else to_act.letter,
+        "white_seat": game.white_seat,
+        "dice": None if turn is None else list(turn.dice),
+        "steps": [] if turn is None else [[s.src, s.dst, s.die] for s in turn.steps],
+        "cube": game.cube.to_json(),
+        "pips": {"W": position.pips(Side.WHITE), "B": position.pips(Side.BLACK)},
+        "borne_off": {"W": position.borne_off(Side.WHITE), "B": position.borne_off(Side.BLACK)},
+        "resign_offer": None
+        if game.resign_offer is None
+        else {"side": game.resign_offer[0].letter, "level": game.resign_offer[1]},
+        "final_turn": game.final_turn,
+        "commit": game.commit,
+        "result": None if game.result is None else game.result.to_json(),
+    }
+
+
+class MatchTable(RaceTable):
+    """A match to N points: the stake is the whole prize, paid once (BG-18)."""
+
+    kind = "match"
+
+    @classmethod
+    def create_match(
+        cls, variant: str, length: int, options: RaceOptions, commit: str
+    ) -> tuple[Table, Event]:
+        match, created = Match.create(variant, length, options, commit=commit)
+        return cls(match), created
+
+    @classmethod
+    def replay(cls, created: Event, events: list[Event]) -> Table:
+        return cls(replay_match(created, events))
+
+    @property
+    def game(self) -> RaceGame:
+        return self.state.game  # type: ignore[no-any-return]
+
+    def exposure(self) -> int:
+        return 1
+
+    def step(self, action: Any, dice: act.DiceSource | None) -> tuple[Any, tuple[Event, ...]]:
+        step = self.state.apply(action, dice)
+        return step.match, step.events
+
+    def start(self, dice: act.DiceSource | None) -> tuple[Table, tuple[Event, ...]]:
+        if self.state.finished or self.game.phase is not Phase.OPENING:
+            return self, ()
+        state, events = self.step(act.Start(), dice)
+        return type(self)(state), events
+
+    def view(self) -> dict[str, Any]:
+        match: Match = self.state
+        return race_view(match.game) | {
+            "kind": self.kind,
+            "match": {
+                "length": match.length,
+                "score": {"W": match.score[Side.WHITE], "B": match.score[Side.BLACK]},
+                "game": match.number,
+                "crawford": match.crawford,
+                "result": None if match.result is None else match.result.to_json(),
+            },
+            "result": None if match.result is None else match.result.to_json(),
+        }
+
+
+# --- draughts -------------------------------------------------------------------------
+
+DRAUGHTS_ACTIONS: dict[str, Callable[[Side, dict[str, Any]], Any]] = {
+    "move": lambda side, d: dr.MoveAction(side, _str(d, "text")),
+    "offer_draw": lambda side, d: dr.OfferDraw(side, _opt_str(d, "move")),
+    "accept_draw": lambda side, d: dr.AcceptDraw(side),
+    "decline_draw": lambda side, d: dr.DeclineDraw(side),
+    "resign": lambda side, d: act.Resign(side, 1),
+}
+
+
+class DraughtsTable(Table):
+    kind = "draughts"
+
+    @classmethod
+    def create(cls, options: dr.DraughtsOptions) -> tuple[Table, Event]:
+        game, created = dr.DraughtsGame.create(options)
+        return cls(game), created
+
+    @classmethod
+    def replay(cls, created: Event, events: list[Event]) -> Table:
+        return cls(dr.replay(created, events))
+
+    def parse(self, data: Any, side: Side) -> Any:
+        kind = _kind(data)
+        if kind not in DRAUGHTS_ACTIONS:
+            raise BadAction(f"unknown action {kind!r}; one of: {', '.join(DRAUGHTS_ACTIONS)}")
+        return DRAUGHTS_ACTIONS[kind](side, data)
+
+    def step(self, action: Any, dice: act.DiceSource | None) -> tuple[Any, tuple[Event, ...]]:
+        step = self.state.apply(action)
+        return step.game, step.events
+
+    def legal(self) -> list[dict[str, Any]]:
+        frames: list[dict[str, Any]] = []
+        mover = self.state.to_act
+        for action in self.state.legal_actions():
+            if getattr(action, "side", mover) is not mover:
+                continue  # the answer to an offer made before the move is not the mover's
+            if isinstance(action, dr.MoveAction):
+                frames.append({"type": "move", "text": action.text})
+            elif isinstance(action, dr.OfferDraw):
+                frames.append({"type": "offer_draw", "move": action.move})
+            elif isinstance(action, dr.AcceptDraw):
+                frames.append({"type": "accept_draw"})
+            elif isinstance(action, dr.DeclineDraw):
+                frames.append({"type": "decline_draw"})
+            elif isinstance(action, act.Resign):
+                frames.append({"type": "resign"})
+        return frames
+
+    def view(self) -> dict[str, Any]:
+        game: dr.DraughtsGame = self.state
+        to_act = game.to_act
+        return {
+            "kind": self.kind,
+            "variant": "draughts",
+            "options": game.options.to_json(),
+            "position": game.position.fen(),
+            "to_act": None if to_act is None else to_act.letter,
+            "white_seat": 0,
+            "moves": [str(move) for move in game.board.moves],
+            "draw_offer": None if game.draw_offer is None else game.draw_offer.letter,
+            "result": None if game.result is None else game.result.to_json(),
+        }
+
+
+KINDS: dict[str, type[Table]] = {"race": RaceTable, "match": MatchTable, "draughts": DraughtsTable}
+
+
+def replay_table(kind: str, created: Event, events: list[Event]) -> Table:
+    return KINDS[kind].replay(created, events)  # type: ignore[attr-defined, no-any-return]
+
+
+# --- frame fields ---------------------------------------------------------------------
+
+
+def _server(action: Any) -> bool:
+    return isinstance(action, act.Start | act.Timeout | act.PlayText)
+
+
+def _kind(data: Any) -> str:
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise BadAction("an action is an object with a 'type'")
+    return str(data["type"])
+
+
+def _int(data: dict[str, Any], name: str) -> int:
+    value = data.get(name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadAction(f"{name!r} must be a whole number")
+    return value
+
+
+def _opt_int(data: dict[str, Any], name: str) -> int | None:
+    return None if data.get(name) is None else _int(data, name)
+
+
+def _str(data: dict[str, Any], name: str) -> str:
+    value = data.get(name)
+    if not isinstance(value, str) or not 0 < len(value) <= 200:
+        raise BadAction(f"{name!r} must be a string of 1-200 characters")
+    return value
+
+
+def _opt_str(data: dict[str, Any], name: str) -> str | None:
+    return None if data.get(name) is None else _str(data, name)

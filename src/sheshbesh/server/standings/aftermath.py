@@ -1,0 +1,56 @@
+"""What a finished game leaves behind besides the payout: ratings, an offence, result notes.
+
+Subscribed to the rounds' :class:`GameOver`, which is emitted inside the
+transaction that stores the game's last event and its payout, so a game is
+never finished without them (and a rollback takes them back with it). The
+notes are pushed after the commit, with the round's :class:`RoundMoved`.
+One handler does the three in order, because the result note shows the rating
+change.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from sheshbesh.server.club import Club
+from sheshbesh.server.events import GameOver
+from sheshbesh.server.notify import notes as notify
+from sheshbesh.store.models import User
+
+from . import playbans, ratings
+
+
+async def game_over(over: GameOver) -> None:
+    """Rate the game, count an abandonment, and note the result for each person."""
+    session, game, now = over.session, over.game, over.now
+    seats = (game.seat0_id, game.seat1_id)
+    users = {u.id: u for u in await session.scalars(select(User).where(User.id.in_(seats)))}
+    bots = {uid for uid, user in users.items() if user.is_bot}
+    result = game.result or {}
+    winner = result.get("winner_seat")
+    changes = await ratings.rate_game(session, game, winner, over.match_length, bots, now)
+    over.rating_changes.update(changes)
+    for seat in over.timed_out:
+        away = game.away0 if seat == 0 else game.away1
+        if away is not None and seats[seat] not in bots:
+            await playbans.record_offence(session, seats[seat], game.id, now)
+    for seat, uid in enumerate(seats):
+        if uid in bots:
+            continue
+        opponent = users.get(seats[1 - seat])
+        data = {
+            "game_id": game.id,
+            "variant": game.variant,
+            "opponent": opponent.username if opponent else "?",
+            "outcome": "draw" if winner is None else "won" if winner == seat else "lost",
+            "reason": result.get("reason"),
+            "payout": over.paid[seat],
+        }
+        if uid in changes:
+            before, after = changes[uid]
+            data["rating"] = {"before": round(before, 2), "after": round(after, 2)}
+        over.notes.append(await notify.add(session, now, uid, "game_result", data))
+
+
+def subscribe(club: Club) -> None:
+    club.events.on(GameOver, game_over)
