@@ -145,7 +145,9 @@ def glicko2_idle(player: Glicko2Rating, periods: float) -> Glicko2Rating:
         raise InvalidRating(f"idle periods {periods!r} must be a finite number ≥ 0")
     _, phi = _inner(player)
     phi = math.sqrt(phi * phi + periods * player.volatility * player.volatility)
-    return Glicko2Rating(player.rating, _bounded(phi * SCALE), player.volatility)
+    # Scaling there and back may round a hair below the start: idling never narrows.
+    deviation = max(player.deviation, phi * SCALE)
+    return Glicko2Rating(player.rating, _bounded(deviation), player.volatility)
 
 
 def rating_periods(seconds: float) -> float:
