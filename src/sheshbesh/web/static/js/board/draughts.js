@@ -9,10 +9,9 @@
 // bottom, so Black's view is White's turned half way round.
 
 import { h, s, clear } from "../dom.js";
-import {
-  colourName, fitStrips, focusedKey, shine, tr as translate,
-} from "./race.js";
+import { fitStrips, focusedKey, shine } from "./geometry.js";
 import { BoardInput } from "./input.js";
+import { colourName, tr as translate } from "./race.js";
 
 // English for every key this board uses (besides board.white, board.black, board.you,
 // board.your_turn, board.to_move, board.wins, board.draw and board.label from race.js).
