@@ -13,25 +13,18 @@ import { s, clear } from "../dom.js";
 import { t } from "../i18n.js";
 import { fitStrips, focusedKey, shine } from "./geometry.js";
 import { BoardInput } from "./input.js";
+import { colourName, SHARED, tr as translate } from "./words.js";
 
-// English for every key this board uses, shown while a catalog lacks the key.
+// English for this board's own keys (words.js has the shared ones), shown while a catalog lacks one.
 const EN = {
-  "board.white": "White",
-  "board.black": "Black",
-  "board.you": "you",
-  "board.your_turn": "Your turn",
-  "board.to_move": "To move",
+  ...SHARED,
   "board.to_answer": "To answer",
-  "board.wins": "{colour} wins",
-  "board.draw": "Draw",
   "board.pips_of": "{n} pips",
   "board.off_of": "{n} off",
   "board.point": "Point {n}",
   "board.bar": "Bar",
   "board.tray": "{colour} borne off",
   "board.new": "{colour} not yet entered",
-  "board.label": "{place}: {contents}",
-  "board.empty": "empty",
   "board.one_white": "1 white checker",
   "board.one_black": "1 black checker",
   "board.many_white": "{n} white checkers",
@@ -39,7 +32,6 @@ const EN = {
   "board.pinned_white": "a pinned white checker under them",
   "board.pinned_black": "a pinned black checker under them",
   "board.courier": "the courier",
-  "board.move_here": "move here",
   "board.cube": "Doubling cube at {value}",
   "board.cube_owner": "Doubling cube at {value}, {colour}'s",
   "board.cube_offered": "Doubling cube offered at {value}",
@@ -47,14 +39,9 @@ const EN = {
   "board.roll": "Roll the dice",
   "board.race_summary": "{variant}. White: {white_pips} pips, {white_off} borne off. "
     + "Black: {black_pips} pips, {black_off} borne off. {status}",
-  "board.plays": "{colour} to play",
 };
 
-export function tr(key, vars = {}, english = EN) {
-  const text = t(key, vars);
-  if (text !== key || !(key in english)) return text;
-  return english[key].replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
-}
+const tr = (key, vars = {}) => translate(key, vars, EN);
 
 // --- numbering (docs/notation.md) ------------------------------------------------------------
 
@@ -630,10 +617,6 @@ export class RaceBoard extends BoardInput {
   dropOn(key) {
     this.activate(key);
   }
-}
-
-export function colourName(side) {
-  return tr(side === "W" ? "board.white" : "board.black");
 }
 
 function checkerCount(side, n) {
