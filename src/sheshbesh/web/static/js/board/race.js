@@ -13,6 +13,10 @@ import { s, clear } from "../dom.js";
 import { t } from "../i18n.js";
 import { fitStrips, focusedKey, shine } from "./geometry.js";
 import { BoardInput } from "./input.js";
+import {
+  BW, COL, D, drawFrame, FIELD_H, HALF, HIT_H, MID, P, R, slotX, stackY, STRIP, TRI, VH, VW,
+  X_BAR, X_FIELD, X_LEFT, X_RIGHT, Y_BOTTOM, Y_FIELD,
+} from "./race-layout.js";
 import { mappingOf, onBoard, other, parseRace, toAbsolute, WITH_BAR } from "./race-position.js";
 import { colourName, SHARED, tr as translate } from "./words.js";
 
@@ -43,42 +47,6 @@ const EN = {
 };
 
 const tr = (key, vars = {}) => translate(key, vars, EN);
-
-// --- geometry (viewBox units) ----------------------------------------------------------------
-
-const R = 25;            // checker radius
-const D = 50;            // distance between stacked checkers
-const P = 56;            // point width
-const BW = 56;           // bar width
-const HALF = 6 * P;
-const FIELD_W = 2 * HALF + BW;
-const FIELD_H = 600;
-const TRI = 236;         // length of a point
-const WOOD = 14;         // frame beside the side columns
-const RIM = 28;          // frame above and below the field, carrying the point numbers
-const COL = 72;          // side columns: trays, cube, unentered checkers
-const STRIP = 56;        // the players' strips above and below the board
-const X_LEFT = WOOD;
-const X_FIELD = X_LEFT + COL + WOOD;
-const X_BAR = X_FIELD + HALF;
-const X_RIGHT = X_FIELD + FIELD_W + WOOD;
-const VW = X_RIGHT + COL + WOOD;
-const Y_FIELD = STRIP + RIM;
-const MID = Y_FIELD + FIELD_H / 2;
-const Y_BOTTOM = Y_FIELD + FIELD_H;
-const VH = Y_BOTTOM + RIM + STRIP;
-const HIT_H = FIELD_H / 2 - 30; // a point's target stops short of the dice in the middle
-const DIE = 46;
-
-/** Slots count counterclockwise from the viewer's bottom right corner: slot = own number − 1. */
-function slotX(slot) {
-  const column = slot < 12 ? 11 - slot : slot - 12; // 0 … 11 from the left
-  return X_FIELD + column * P + (column >= 6 ? BW : 0) + P / 2;
-}
-
-function stackY(slot, k) {
-  return slot >= 12 ? Y_FIELD + R + k * D : Y_BOTTOM - R - k * D;
-}
 
 export class RaceBoard extends BoardInput {
   constructor(host, { onAction } = {}) {
@@ -191,7 +159,7 @@ export class RaceBoard extends BoardInput {
     this.hits = s("g", { class: "sb-hits" });
     this.dragLayer = s("g", { class: "sb-drag" });
     svg.append(base, this.under, pieces, this.marks, this.hits, this.dragLayer);
-    this.drawFrame(base);
+    drawFrame(base);
 
     for (let a = 1; a <= 24; a++) this.drawPoint(pieces, a);
     if (WITH_BAR.has(this.variant)) this.drawBar(pieces);
@@ -212,34 +180,6 @@ export class RaceBoard extends BoardInput {
     else clear(this.root).append(svg);
     this.svg = svg;
     fitStrips(svg);
-  }
-
-  drawFrame(g) {
-    g.append(
-      s("rect", { x: 0, y: 0, width: VW, height: VH, rx: 18, class: "sb-case" }),
-      s("rect", { x: 0, y: STRIP, width: VW, height: VH - 2 * STRIP, rx: 12, class: "sb-wood" }),
-      s("rect", { x: X_BAR, y: STRIP, width: BW, height: VH - 2 * STRIP, class: "sb-bar" }),
-    );
-    for (const x of [X_LEFT, X_RIGHT]) {
-      g.append(s("rect", { x, y: Y_FIELD, width: COL, height: FIELD_H, rx: 6, class: "sb-column" }));
-    }
-    for (const x of [X_FIELD, X_BAR + BW]) {
-      g.append(s("rect", { x, y: Y_FIELD, width: HALF, height: FIELD_H, class: "sb-felt" }));
-    }
-    for (let slot = 0; slot < 24; slot++) {
-      const x = slotX(slot);
-      const top = slot >= 12;
-      const column = top ? slot - 12 : 11 - slot;
-      const edge = top ? Y_FIELD : Y_BOTTOM;
-      const tip = top ? Y_FIELD + TRI : Y_BOTTOM - TRI;
-      g.append(
-        s("polygon", {
-          points: `${x - P / 2 + 1},${edge} ${x + P / 2 - 1},${edge} ${x},${tip}`,
-          class: (column + (top ? 1 : 0)) % 2 ? "sb-point sb-point-dark" : "sb-point sb-point-light",
-        }),
-        s("text", { x, y: top ? Y_FIELD - RIM / 2 + 6 : Y_BOTTOM + RIM / 2 + 7, class: "sb-number" }, String(slot + 1)),
-      );
-    }
   }
 
   drawPoint(g, a) {
@@ -572,6 +512,8 @@ function checkerCount(side, n) {
   const colour = side === "W" ? "white" : "black";
   return n === 1 ? tr(`board.one_${colour}`) : tr(`board.many_${colour}`, { n });
 }
+
+const DIE = 46;
 
 /** Which dice faces the entered steps used: by value for a plain roll, in order for a double. */
 function usedDice(faces, steps, double) {
