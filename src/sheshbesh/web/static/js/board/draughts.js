@@ -9,6 +9,7 @@
 // bottom, so Black's view is White's turned half way round.
 
 import { h, s, clear } from "../dom.js";
+import { movePath, parseFen, rowColumn } from "./draughts-position.js";
 import { fitStrips, focusedKey, shine } from "./geometry.js";
 import { BoardInput } from "./input.js";
 import { colourName, SHARED, tr as translate } from "./words.js";
@@ -36,7 +37,7 @@ const EN = {
 const tr = (key, vars = {}) => translate(key, vars, EN);
 const count = (what, n) => (n === 1 ? tr(`board.one_${what}`) : tr(`board.${what}s_of`, { n }));
 
-// --- squares (DR-1) --------------------------------------------------------------------------
+// --- layout (viewBox units) ------------------------------------------------------------------
 
 const SQ = 64;
 const FRAME = 22;
@@ -46,37 +47,6 @@ const Y0 = STRIP + FRAME;
 const VW = 10 * SQ + 2 * FRAME;
 const VH = 10 * SQ + 2 * FRAME + 2 * STRIP;
 const PIECE = 26;
-
-/** Row (1 = Black's back row) and column (1 = White's left) of square n. */
-export function rowColumn(n) {
-  const row = Math.ceil(n / 5);
-  const k = n - 5 * (row - 1);
-  return { row, column: row % 2 ? 2 * k : 2 * k - 1 };
-}
-
-/** The pieces of an FMJD FEN: a Map square → {colour, king}; ranges such as K46-48 accepted. */
-export function parseFen(fen) {
-  const fields = String(fen || "").trim().replace(/\.$/, "").split(":");
-  const pieces = new Map();
-  for (const field of fields.slice(1)) {
-    const colour = field.trim().slice(0, 1).toUpperCase();
-    if (colour !== "W" && colour !== "B") continue;
-    for (const raw of field.trim().slice(1).split(",")) {
-      let token = raw.trim().toUpperCase();
-      if (!token) continue;
-      const king = token.startsWith("K");
-      if (king) token = token.slice(1);
-      const [first, last] = token.split("-").map(Number);
-      for (let n = first; n <= (last || first); n++) pieces.set(n, { colour, king });
-    }
-  }
-  return { turn: (fields[0] || "W").trim().toUpperCase(), pieces };
-}
-
-/** The squares a move's text names: "32-28" → [32, 28], "26x37x48" → [26, 37, 48]. */
-export function movePath(text) {
-  return String(text || "").split(/[-x]/).map(Number).filter((n) => n >= 1 && n <= 50);
-}
 
 export class DraughtsBoard extends BoardInput {
   constructor(host, { onAction } = {}) {
