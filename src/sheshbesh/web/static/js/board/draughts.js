@@ -9,21 +9,19 @@
 // bottom, so Black's view is White's turned half way round.
 
 import { h, s, clear } from "../dom.js";
-import {
-  colourName, fitStrips, focusedKey, shine, tr as translate,
-} from "./race.js";
+import { movePath, parseFen, rowColumn } from "./draughts-position.js";
+import { fitStrips, focusedKey, shine } from "./geometry.js";
 import { BoardInput } from "./input.js";
+import { colourName, SHARED, tr as translate } from "./words.js";
 
-// English for every key this board uses (besides board.white, board.black, board.you,
-// board.your_turn, board.to_move, board.wins, board.draw and board.label from race.js).
+// English for this board's own keys (words.js has the shared ones), shown while a catalog lacks one.
 const EN = {
+  ...SHARED,
   "board.square": "Square {n}",
-  "board.empty": "empty",
   "board.white_man": "white man",
   "board.black_man": "black man",
   "board.white_king": "white king",
   "board.black_king": "black king",
-  "board.move_here": "move here",
   "board.route_here": "capture route {n}",
   "board.one_piece": "1 piece",
   "board.pieces_of": "{n} pieces",
@@ -34,14 +32,12 @@ const EN = {
   "board.cancel": "Cancel",
   "board.draughts_summary": "Draughts. White: {white} pieces, {white_kings} kings. "
     + "Black: {black} pieces, {black_kings} kings. {status} {last}",
-  "board.plays": "{colour} to play",
 };
 
 const tr = (key, vars = {}) => translate(key, vars, EN);
 const count = (what, n) => (n === 1 ? tr(`board.one_${what}`) : tr(`board.${what}s_of`, { n }));
-const raceTr = (key, vars = {}) => translate(key, vars);
 
-// --- squares (DR-1) --------------------------------------------------------------------------
+// --- layout (viewBox units) ------------------------------------------------------------------
 
 const SQ = 64;
 const FRAME = 22;
@@ -51,37 +47,6 @@ const Y0 = STRIP + FRAME;
 const VW = 10 * SQ + 2 * FRAME;
 const VH = 10 * SQ + 2 * FRAME + 2 * STRIP;
 const PIECE = 26;
-
-/** Row (1 = Black's back row) and column (1 = White's left) of square n. */
-export function rowColumn(n) {
-  const row = Math.ceil(n / 5);
-  const k = n - 5 * (row - 1);
-  return { row, column: row % 2 ? 2 * k : 2 * k - 1 };
-}
-
-/** The pieces of an FMJD FEN: a Map square → {colour, king}; ranges such as K46-48 accepted. */
-export function parseFen(fen) {
-  const fields = String(fen || "").trim().replace(/\.$/, "").split(":");
-  const pieces = new Map();
-  for (const field of fields.slice(1)) {
-    const colour = field.trim().slice(0, 1).toUpperCase();
-    if (colour !== "W" && colour !== "B") continue;
-    for (const raw of field.trim().slice(1).split(",")) {
-      let token = raw.trim().toUpperCase();
-      if (!token) continue;
-      const king = token.startsWith("K");
-      if (king) token = token.slice(1);
-      const [first, last] = token.split("-").map(Number);
-      for (let n = first; n <= (last || first); n++) pieces.set(n, { colour, king });
-    }
-  }
-  return { turn: (fields[0] || "W").trim().toUpperCase(), pieces };
-}
-
-/** The squares a move's text names: "32-28" → [32, 28], "26x37x48" → [26, 37, 48]. */
-export function movePath(text) {
-  return String(text || "").split(/[-x]/).map(Number).filter((n) => n >= 1 && n <= 50);
-}
 
 export class DraughtsBoard extends BoardInput {
   constructor(host, { onAction } = {}) {
@@ -253,7 +218,7 @@ export class DraughtsBoard extends BoardInput {
     strip.append(
       s("circle", { cx: 34, cy: y + STRIP / 2, r: 14, class: `sb-strip-disc sb-${side}` }),
       s("text", { x: 58, y: base, class: "sb-strip-name" },
-        you ? `${colourName(side)} (${raceTr("board.you")})` : colourName(side)),
+        you ? `${colourName(side)} (${tr("board.you")})` : colourName(side)),
       s("text", { x: VW * 0.36, y: base, class: "sb-strip-info" }, count("piece", mine.length)),
     );
     if (kings) {
@@ -266,11 +231,11 @@ export class DraughtsBoard extends BoardInput {
   flagOf(side, you, upper) {
     const result = this.state.result;
     if (result) {
-      if (result.winner === side) return raceTr("board.wins", { colour: colourName(side) });
-      return !result.winner && !upper ? raceTr("board.draw") : null;
+      if (result.winner === side) return tr("board.wins", { colour: colourName(side) });
+      return !result.winner && !upper ? tr("board.draw") : null;
     }
     if (this.state.to_act !== side) return null;
-    return raceTr(you ? "board.your_turn" : "board.to_move");
+    return tr(you ? "board.your_turn" : "board.to_move");
   }
 
   summary() {
@@ -278,7 +243,7 @@ export class DraughtsBoard extends BoardInput {
     const count = (colour, king) => pieces.filter((p) => p.colour === colour && (!king || p.king)).length;
     const result = this.state.result;
     let status = "";
-    if (result) status = result.winner ? raceTr("board.wins", { colour: colourName(result.winner) }) : raceTr("board.draw");
+    if (result) status = result.winner ? tr("board.wins", { colour: colourName(result.winner) }) : tr("board.draw");
     else if (this.state.to_act) status = tr("board.plays", { colour: colourName(this.state.to_act) });
     const last = this.lastMove();
     return tr("board.draughts_summary", {
@@ -310,7 +275,7 @@ export class DraughtsBoard extends BoardInput {
 
   labelOf(key) {
     const place = this.places.get(key);
-    let label = raceTr("board.label", { place: tr("board.square", { n: place.n }), contents: place.contents });
+    let label = tr("board.label", { place: tr("board.square", { n: place.n }), contents: place.contents });
     if (this.routes && this.routeTargets.has(key)) {
       label += ` (${tr("board.route_here", { n: this.routeTargets.get(key).index })})`;
     } else if (!this.routes && this.targets.has(key)) {

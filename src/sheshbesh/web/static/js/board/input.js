@@ -7,7 +7,7 @@
 // reached by dragging) and activate(key) (a place was picked).
 
 import { h } from "../dom.js";
-import { keyAt, nearest, placeAt, svgPoint } from "./race.js";
+import { keyAt, nearest, placeAt, svgPoint } from "./geometry.js";
 
 let boards = 0;
 

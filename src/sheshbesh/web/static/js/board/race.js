@@ -11,26 +11,26 @@
 
 import { s, clear } from "../dom.js";
 import { t } from "../i18n.js";
+import { DIE, die, usedDice } from "./dice.js";
+import { fitStrips, focusedKey, shine } from "./geometry.js";
 import { BoardInput } from "./input.js";
+import {
+  BW, COL, D, drawFrame, FIELD_H, HALF, HIT_H, MID, P, R, slotX, stackY, STRIP, TRI, VH, VW,
+  X_BAR, X_FIELD, X_LEFT, X_RIGHT, Y_BOTTOM, Y_FIELD,
+} from "./race-layout.js";
+import { mappingOf, onBoard, other, parseRace, toAbsolute, WITH_BAR } from "./race-position.js";
+import { colourName, SHARED, tr as translate } from "./words.js";
 
-// English for every key this board uses, shown while a catalog lacks the key.
+// English for this board's own keys (words.js has the shared ones), shown while a catalog lacks one.
 const EN = {
-  "board.white": "White",
-  "board.black": "Black",
-  "board.you": "you",
-  "board.your_turn": "Your turn",
-  "board.to_move": "To move",
+  ...SHARED,
   "board.to_answer": "To answer",
-  "board.wins": "{colour} wins",
-  "board.draw": "Draw",
   "board.pips_of": "{n} pips",
   "board.off_of": "{n} off",
   "board.point": "Point {n}",
   "board.bar": "Bar",
   "board.tray": "{colour} borne off",
   "board.new": "{colour} not yet entered",
-  "board.label": "{place}: {contents}",
-  "board.empty": "empty",
   "board.one_white": "1 white checker",
   "board.one_black": "1 black checker",
   "board.many_white": "{n} white checkers",
@@ -38,7 +38,6 @@ const EN = {
   "board.pinned_white": "a pinned white checker under them",
   "board.pinned_black": "a pinned black checker under them",
   "board.courier": "the courier",
-  "board.move_here": "move here",
   "board.cube": "Doubling cube at {value}",
   "board.cube_owner": "Doubling cube at {value}, {colour}'s",
   "board.cube_offered": "Doubling cube offered at {value}",
@@ -46,102 +45,9 @@ const EN = {
   "board.roll": "Roll the dice",
   "board.race_summary": "{variant}. White: {white_pips} pips, {white_off} borne off. "
     + "Black: {black_pips} pips, {black_off} borne off. {status}",
-  "board.plays": "{colour} to play",
 };
 
-export function tr(key, vars = {}, english = EN) {
-  const text = t(key, vars);
-  if (text !== key || !(key in english)) return text;
-  return english[key].replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
-}
-
-// --- numbering (docs/notation.md) ------------------------------------------------------------
-
-const MAPPINGS = {
-  backgammon: "opposite", short_nardy: "opposite", takhte_nard: "opposite",
-  caucasian_nardy: "opposite", plakoto: "opposite",
-  long_nardy: "diagonal", jacquet: "diagonal",
-  russian_backgammon: "shared",
-};
-const WITH_BAR = new Set(["backgammon", "short_nardy", "takhte_nard", "caucasian_nardy", "russian_backgammon"]);
-
-export function mappingOf(variant) {
-  return MAPPINGS[variant] || "opposite";
-}
-
-/** A side's own point number (1–24) as the absolute index, and back: each mapping is its own inverse. */
-export function toAbsolute(mapping, side, n) {
-  if (side === "W" || mapping === "shared") return n;
-  if (mapping === "diagonal") return n <= 12 ? n + 12 : n - 12;
-  return 25 - n;
-}
-
-const other = (side) => (side === "W" ? "B" : "W");
-
-/** The checkers of a canonical position text: per side, counts by absolute point, bar, unentered, pins. */
-export function parseRace(text) {
-  const fields = String(text || "").trim().split(":");
-  const board = { turn: (fields[0] || "W").toUpperCase(), W: emptySide(), B: emptySide() };
-  for (const field of fields.slice(1, 3)) {
-    const side = board[field.slice(0, 1).toUpperCase()];
-    if (!side) continue;
-    for (const raw of field.slice(1).split(",")) {
-      const token = raw.trim().toLowerCase();
-      if (!token) continue;
-      const [label, times] = token.split("x");
-      const count = times ? Number(times) : 1;
-      if (label === "bar") side.bar += count;
-      else if (label === "new") side.waiting += count;
-      else if (label.endsWith("p")) side.pinned.add(Number(label.slice(0, -1)));
-      else side.points[Number(label)] = count;
-    }
-  }
-  return board;
-}
-
-function emptySide() {
-  return { points: new Array(25).fill(0), bar: 0, waiting: 0, pinned: new Set() };
-}
-
-function onBoard(side) {
-  return side.points.reduce((a, b) => a + b, 0) + side.pinned.size;
-}
-
-// --- geometry (viewBox units) ----------------------------------------------------------------
-
-const R = 25;            // checker radius
-const D = 50;            // distance between stacked checkers
-const P = 56;            // point width
-const BW = 56;           // bar width
-const HALF = 6 * P;
-const FIELD_W = 2 * HALF + BW;
-const FIELD_H = 600;
-const TRI = 236;         // length of a point
-const WOOD = 14;         // frame beside the side columns
-const RIM = 28;          // frame above and below the field, carrying the point numbers
-const COL = 72;          // side columns: trays, cube, unentered checkers
-const STRIP = 56;        // the players' strips above and below the board
-const X_LEFT = WOOD;
-const X_FIELD = X_LEFT + COL + WOOD;
-const X_BAR = X_FIELD + HALF;
-const X_RIGHT = X_FIELD + FIELD_W + WOOD;
-const VW = X_RIGHT + COL + WOOD;
-const Y_FIELD = STRIP + RIM;
-const MID = Y_FIELD + FIELD_H / 2;
-const Y_BOTTOM = Y_FIELD + FIELD_H;
-const VH = Y_BOTTOM + RIM + STRIP;
-const HIT_H = FIELD_H / 2 - 30; // a point's target stops short of the dice in the middle
-const DIE = 46;
-
-/** Slots count counterclockwise from the viewer's bottom right corner: slot = own number − 1. */
-function slotX(slot) {
-  const column = slot < 12 ? 11 - slot : slot - 12; // 0 … 11 from the left
-  return X_FIELD + column * P + (column >= 6 ? BW : 0) + P / 2;
-}
-
-function stackY(slot, k) {
-  return slot >= 12 ? Y_FIELD + R + k * D : Y_BOTTOM - R - k * D;
-}
+const tr = (key, vars = {}) => translate(key, vars, EN);
 
 export class RaceBoard extends BoardInput {
   constructor(host, { onAction } = {}) {
@@ -254,7 +160,7 @@ export class RaceBoard extends BoardInput {
     this.hits = s("g", { class: "sb-hits" });
     this.dragLayer = s("g", { class: "sb-drag" });
     svg.append(base, this.under, pieces, this.marks, this.hits, this.dragLayer);
-    this.drawFrame(base);
+    drawFrame(base);
 
     for (let a = 1; a <= 24; a++) this.drawPoint(pieces, a);
     if (WITH_BAR.has(this.variant)) this.drawBar(pieces);
@@ -275,34 +181,6 @@ export class RaceBoard extends BoardInput {
     else clear(this.root).append(svg);
     this.svg = svg;
     fitStrips(svg);
-  }
-
-  drawFrame(g) {
-    g.append(
-      s("rect", { x: 0, y: 0, width: VW, height: VH, rx: 18, class: "sb-case" }),
-      s("rect", { x: 0, y: STRIP, width: VW, height: VH - 2 * STRIP, rx: 12, class: "sb-wood" }),
-      s("rect", { x: X_BAR, y: STRIP, width: BW, height: VH - 2 * STRIP, class: "sb-bar" }),
-    );
-    for (const x of [X_LEFT, X_RIGHT]) {
-      g.append(s("rect", { x, y: Y_FIELD, width: COL, height: FIELD_H, rx: 6, class: "sb-column" }));
-    }
-    for (const x of [X_FIELD, X_BAR + BW]) {
-      g.append(s("rect", { x, y: Y_FIELD, width: HALF, height: FIELD_H, class: "sb-felt" }));
-    }
-    for (let slot = 0; slot < 24; slot++) {
-      const x = slotX(slot);
-      const top = slot >= 12;
-      const column = top ? slot - 12 : 11 - slot;
-      const edge = top ? Y_FIELD : Y_BOTTOM;
-      const tip = top ? Y_FIELD + TRI : Y_BOTTOM - TRI;
-      g.append(
-        s("polygon", {
-          points: `${x - P / 2 + 1},${edge} ${x + P / 2 - 1},${edge} ${x},${tip}`,
-          class: (column + (top ? 1 : 0)) % 2 ? "sb-point sb-point-dark" : "sb-point sb-point-light",
-        }),
-        s("text", { x, y: top ? Y_FIELD - RIM / 2 + 6 : Y_BOTTOM + RIM / 2 + 7, class: "sb-number" }, String(slot + 1)),
-      );
-    }
   }
 
   drawPoint(g, a) {
@@ -631,134 +509,7 @@ export class RaceBoard extends BoardInput {
   }
 }
 
-// --- helpers shared with the draughts board ----------------------------------------------------
-
-/**
- * Keep a strip's texts apart when a language's words are long: first smaller info texts,
- * then without the optional one (the trays show the borne-off count anyway), then smaller
- * name and flag. Needs the board on screen; a hidden board is fitted on its next update.
- */
-export function fitStrips(svg) {
-  for (const strip of svg.querySelectorAll(".sb-strip")) {
-    const texts = [...strip.querySelectorAll("text")];
-    const clash = () => {
-      const shown = texts.filter((text) => text.style.display !== "none").map(box);
-      return shown.some((a, i) => i + 1 < shown.length && a.x + a.width + 12 > shown[i + 1].x);
-    };
-    const steps = [
-      () => texts.filter((x) => x.classList.contains("sb-strip-info")).forEach((x) => { x.style.fontSize = "19px"; }),
-      () => texts.filter((x) => x.classList.contains("sb-strip-optional")).forEach((x) => { x.style.display = "none"; }),
-      () => texts.filter((x) => !x.classList.contains("sb-strip-info")).forEach((x) => { x.style.fontSize = "20px"; }),
-    ];
-    for (const step of steps) {
-      if (!clash()) break;
-      step();
-    }
-  }
-}
-
-function box(text) {
-  try {
-    return text.getBBox();
-  } catch {
-    return { x: 0, width: 0 };
-  }
-}
-
-export function keyAt(node) {
-  const el = node && node.closest ? node.closest("[data-key]") : null;
-  return el ? el.getAttribute("data-key") : null;
-}
-
-export function focusedKey(svg) {
-  const active = document.activeElement;
-  return svg && active && svg.contains(active) ? keyAt(active) : null;
-}
-
-export function svgPoint(svg, event) {
-  const matrix = svg.getScreenCTM();
-  if (!matrix) return { x: 0, y: 0 };
-  return new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
-}
-
-export function placeAt(places, point) {
-  for (const [key, place] of places) {
-    const r = place.rect;
-    if (point.x >= r.x && point.x <= r.x + r.width && point.y >= r.y && point.y <= r.y + r.height) return key;
-  }
-  return null;
-}
-
-/** The target nearest in the arrow's direction (spatial navigation, so the keys follow the picture). */
-export function nearest(places, key, arrow) {
-  const centre = (r) => ({ x: r.x + r.width / 2, y: r.y + r.height / 2 });
-  const from = centre(places.get(key).rect);
-  let best = null;
-  let bestScore = Infinity;
-  for (const [other, place] of places) {
-    if (other === key || !place.el) continue;
-    const c = centre(place.rect);
-    const dx = c.x - from.x;
-    const dy = c.y - from.y;
-    const [along, across] = {
-      ArrowLeft: [-dx, dy], ArrowRight: [dx, dy], ArrowUp: [-dy, dx], ArrowDown: [dy, dx],
-    }[arrow] || [0, 0];
-    if (along <= 1) continue;
-    const score = along + 2 * Math.abs(across);
-    if (score < bestScore) {
-      bestScore = score;
-      best = other;
-    }
-  }
-  return best;
-}
-
-export function shine(id) {
-  return s("radialGradient", { id, cx: "35%", cy: "30%", r: "75%" },
-    s("stop", { offset: "0", "stop-color": "#fff", "stop-opacity": "0.5" }),
-    s("stop", { offset: "0.55", "stop-color": "#fff", "stop-opacity": "0" }),
-    s("stop", { offset: "1", "stop-color": "#000", "stop-opacity": "0.28" }));
-}
-
-export function colourName(side) {
-  return tr(side === "W" ? "board.white" : "board.black");
-}
-
 function checkerCount(side, n) {
   const colour = side === "W" ? "white" : "black";
   return n === 1 ? tr(`board.one_${colour}`) : tr(`board.many_${colour}`, { n });
-}
-
-/** Which dice faces the entered steps used: by value for a plain roll, in order for a double. */
-function usedDice(faces, steps, double) {
-  const used = faces.map(() => false);
-  if (double) {
-    for (let i = 0; i < Math.min(steps.length, faces.length); i++) used[i] = true;
-    return used;
-  }
-  for (const step of steps) {
-    let i = faces.findIndex((face, j) => !used[j] && face === step[2]);
-    if (i < 0) i = used.indexOf(false);
-    if (i >= 0) used[i] = true;
-  }
-  return used;
-}
-
-const PIPS = {
-  1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
-  4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
-  6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
-};
-
-function die(x, y, face, used) {
-  const g = s("g", { class: `sb-die${used ? " is-used" : ""}${face ? "" : " is-blank"}` },
-    s("rect", { x, y, width: DIE, height: DIE, rx: 9, class: "sb-die-face" }));
-  if (!face) {
-    g.append(s("text", { x: x + DIE / 2, y: y + DIE / 2 + 9, class: "sb-die-blank" }, "?"));
-    return g;
-  }
-  for (const [dx, dy] of PIPS[face] || []) {
-    g.append(s("circle", { cx: x + DIE / 2 + dx * 12, cy: y + DIE / 2 + dy * 12, r: 4.6, class: "sb-die-pip" }));
-  }
-  return g;
 }
