@@ -187,6 +187,11 @@ class Step:
     game: DraughtsGame
     events: tuple[Event, ...]
 
+    @property
+    def after(self) -> DraughtsGame:
+        """The game after the action, under the name :mod:`sheshbesh.play.clocking` reads."""
+        return self.game
+
 
 @dataclass(frozen=True, slots=True)
 class DraughtsGame:

@@ -95,6 +95,11 @@ class MatchStep:
     match: Match
     events: tuple[Event, ...]
 
+    @property
+    def after(self) -> Match:
+        """The match after the action, under the name :mod:`sheshbesh.play.clocking` reads."""
+        return self.match
+
 
 @dataclass(frozen=True, slots=True)
 class Match:

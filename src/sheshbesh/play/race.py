@@ -51,6 +51,11 @@ class Step:
     game: RaceGame
     events: tuple[Event, ...]
 
+    @property
+    def after(self) -> RaceGame:
+        """The game after the action, under the name :mod:`sheshbesh.play.clocking` reads."""
+        return self.game
+
 
 @dataclass(frozen=True, slots=True)
 class RaceGame:

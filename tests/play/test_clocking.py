@@ -1,0 +1,126 @@
+"""One clock for every table (PL-6, PL-7): the rule of ``clock_after`` case by case, and
+``on_clock`` / ``flag_fall`` / ``start_clock`` on race games and matches (draughts:
+test_draughts_flow.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from dice_sources import ListDice
+
+from sheshbesh.games.race import Side
+from sheshbesh.play import actions as act
+from sheshbesh.play.clock import Clock, ClockError, TimeControl
+from sheshbesh.play.clocking import clock_after, flag_fall, on_clock, start_clock
+from sheshbesh.play.match import Match
+from sheshbesh.play.options import RaceOptions
+from sheshbesh.play.race import RaceGame
+
+W, B = Side.WHITE, Side.BLACK
+CONTROL = TimeControl.parse("delay 12s + 1m")
+PLAYED = ({"type": "played"},)
+
+
+@dataclass(frozen=True)
+class At:
+    """A game reduced to what the clock reads of it."""
+
+    to_act: Side | None
+    finished: bool = False
+
+
+def running(side: Side, now: float = 0.0) -> Clock:
+    return Clock.start(CONTROL).run(int(side), now)
+
+
+def started() -> RaceGame:
+    game, _ = RaceGame.create("backgammon", RaceOptions(cube=True))
+    return game.apply(act.Start(), ListDice([(3, 1)])).game
+
+
+# --- the rule, case by case ----------------------------------------------------------------
+
+
+def test_pl_6_the_end_stops_the_clock_and_a_stopped_clock_stays_so() -> None:
+    stopped = clock_after(running(W), W, At(None, finished=True), PLAYED, now=5.0)
+    assert stopped.running is None and stopped.remaining(0, now=9.0) == 60.0
+    assert clock_after(stopped, None, At(None, finished=True), (), now=9.0) == stopped
+
+
+def test_pl_6_waiting_for_nobody_stops_the_clock() -> None:
+    """A match between games waits for the server's opening roll."""
+    stopped = clock_after(running(W), W, At(None), PLAYED, now=5.0)
+    assert stopped.running is None and stopped.delay_left(now=5.0) == 7.0
+
+
+def test_pl_6_a_clock_not_running_starts_for_the_side_to_act() -> None:
+    fresh = clock_after(Clock.start(CONTROL), W, At(W), (), now=3.0)
+    assert fresh.running == 0 and fresh.delay_left(now=3.0) == 12.0
+    paused = running(W).pause(now=20.0)
+    again = clock_after(paused, None, At(B), (), now=30.0)
+    assert again.running == 1 and again.remaining(0, now=30.0) == 52.0
+
+
+def test_pl_6_the_same_side_to_act_leaves_the_clock_alone() -> None:
+    clock = running(W)
+    assert clock_after(clock, W, At(W), ({"type": "step"},), now=4.0) is clock
+
+
+def test_pl_6_a_turn_end_presses_the_clock() -> None:
+    pressed = clock_after(running(W), W, At(B), ({"type": "passed"},), now=20.0)
+    assert pressed.running == 1 and pressed.remaining(0, now=20.0) == 52.0
+
+
+def test_pl_6_a_press_that_lands_on_the_wrong_side_runs_the_side_to_act() -> None:
+    """The clock ran for Black while White acted; White's press must not leave Black's clock
+    running while Black is not to act (here: White is to act again)."""
+    clock = clock_after(running(B), None, At(W), PLAYED, now=5.0)
+    assert clock.running == 0 and clock.remaining(1, now=5.0) == 60.0
+
+
+def test_pl_6_an_answer_owed_mid_turn_runs_the_answerers_clock() -> None:
+    answer = clock_after(running(W), W, At(B), ({"type": "resign_offered"},), now=30.0)
+    assert answer.running == 1 and answer.remaining(0, now=30.0) == 42.0
+    assert answer.delay_left(now=30.0) == 12.0
+
+
+# --- the calls, on race games and matches ----------------------------------------------------
+
+
+def test_pl_6_start_clock_needs_a_side_to_act() -> None:
+    game, _ = RaceGame.create("backgammon")
+    with pytest.raises(ClockError, match="opening roll"):
+        start_clock(game, CONTROL, now=0.0)
+    match, _ = Match.create("backgammon", 1)
+    over = match.apply(act.Start(), ListDice([(3, 1)])).match.apply(act.Timeout(W)).match
+    with pytest.raises(ClockError, match="game is over"):
+        start_clock(over, CONTROL, now=0.0)
+
+
+def test_pl_6_a_match_stops_the_clock_between_games_and_start_runs_it() -> None:
+    match, _ = Match.create("backgammon", 3)
+    match = match.apply(act.Start(), ListDice([(3, 1)])).match
+    clock = start_clock(match, CONTROL, now=0.0)
+    offered = on_clock(match, clock, act.Resign(W, 1), now=5.0)
+    assert offered.clock.running == 1
+    ended = on_clock(offered.step.match, offered.clock, act.AcceptResign(B), now=20.0)
+    assert ended.step.match.number == 2 and ended.step.match.to_act is None
+    assert ended.clock.running is None
+    second = on_clock(ended.step.match, ended.clock, act.Start(), ListDice([(1, 3)]), now=50.0)
+    assert second.step.match.to_act is B and second.clock.running == 1
+    # Black answered in 15 s (12 free, 3 from his reserve); the 30 s between games cost nobody.
+    assert second.clock.remaining(1, now=50.0) == 57.0
+    assert second.clock.delay_left(now=50.0) == 12.0
+
+
+def test_bg_20_pl_7_a_fallen_flag_loses_the_match() -> None:
+    match, _ = Match.create("backgammon", 3)
+    match = match.apply(act.Start(), ListDice([(3, 1)])).match
+    clock = start_clock(match, CONTROL, now=0.0)
+    assert flag_fall(match, clock, now=71.0) is None
+    late = on_clock(match, clock, act.PlayText(W, "8/5 6/5"), now=72.0)
+    assert late.flag_fell and not late.clock.ticking
+    result = late.step.match.result
+    assert result is not None and (result.winner, result.reason) == (B, "BG-20")
+    assert flag_fall(match, clock, now=72.0) == late
