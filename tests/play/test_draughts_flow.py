@@ -28,6 +28,7 @@ from sheshbesh.games.draughts import (
 from sheshbesh.games.race import Side
 from sheshbesh.play.actions import Resign, Timeout
 from sheshbesh.play.clock import Clock, ClockError, TimeControl
+from sheshbesh.play.clocking import flag_fall, on_clock, start_clock
 from sheshbesh.play.draughts import (
     AcceptDraw,
     Adjudicate,
@@ -40,10 +41,7 @@ from sheshbesh.play.draughts import (
     OfferDraw,
     Phase,
     evolve,
-    flag_fall,
-    on_clock,
     replay,
-    start_clock,
 )
 from sheshbesh.play.draughts_record import (
     export_pdn,

@@ -23,8 +23,9 @@ while the offerer is still thinking, because an answer is not a move. One offer
 per turn, and none while another stands.
 
 The clock stays beside the game (docs/decisions.md, "Clocks beside the game"):
-the game never reads time. :func:`on_clock` applies an action with the clock,
-pressing it after each move and turning a fallen flag into a ``Timeout``.
+the game never reads time. :func:`sheshbesh.play.clocking.on_clock` applies an
+action with the clock, as for every table: each move presses it, answers to a
+draw offer leave it running, a fallen flag becomes a ``Timeout``.
 
 >>> game, created = DraughtsGame.create()
 >>> step = game.apply(MoveAction(Side.WHITE, "32-28"))
@@ -46,7 +47,6 @@ from sheshbesh.games.draughts.game import DRAW_OFFER_MOVES
 from sheshbesh.games.race import Side
 
 from .actions import Resign, Timeout
-from .clock import Clock, ClockError, TimeControl
 from .errors import IllegalAction, InvalidOptions, NotYourTurn
 from .result import Result
 
@@ -459,74 +459,3 @@ class _Decider:
             raise IllegalAction(f"draughts has one way to resign, level 1, not {action.level}")
         self.emit({"type": "resigned", "side": action.side.letter})
         self.finish(action.side.other, "DR-13")
-
-
-# --- the clock beside the game --------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Clocked:
-    """A step together with the clock after it.
-
-    ``flag_fell`` says the running side's time ran out before the action, so the
-    step is that side's ``Timeout`` (PL-7) and the action itself was not applied.
-    """
-
-    step: Step
-    clock: Clock
-    flag_fell: bool = False
-
-
-def start_clock(game: DraughtsGame, control: TimeControl, now: float) -> Clock:
-    """A full clock for ``control`` running for the side to move (DR-4: White).
-
-    >>> game, _ = DraughtsGame.create()
-    >>> start_clock(game, TimeControl.parse("fischer 5m + 3s"), now=0.0).running
-    0
-    """
-    if game.to_act is None:
-        raise ClockError("the game is over; there is no side to run a clock for")
-    return Clock.start(control).run(int(game.to_act), now)
-
-
-def flag_fall(game: DraughtsGame, clock: Clock, now: float) -> Clocked | None:
-    """If the running side's flag has fallen at ``now``, its loss (PL-7); else ``None``.
-
-    The server calls this when ``clock.time_to_flag`` says the flag is due.
-    """
-    flagged = clock.flagged(now)
-    if flagged is None or game.finished:
-        return None
-    step = game.apply(Timeout(Side(flagged)))
-    return Clocked(step, clock.pause(now), flag_fell=True)
-
-
-def on_clock(game: DraughtsGame, clock: Clock, action: DraughtsAction, now: float) -> Clocked:
-    """Apply ``action`` at ``now`` and keep the clock in step with the game.
-
-    A fallen flag comes first: the action is dropped and the step is the
-    timeout. Otherwise a move presses the clock (the mover gains the Fischer
-    increment); the end of the game stops it; answers to a draw offer leave it
-    running. An illegal action raises and changes neither.
-
-    >>> game, _ = DraughtsGame.create()
-    >>> clock = start_clock(game, TimeControl.parse("fischer 1m + 2s"), now=0.0)
-    >>> done = on_clock(game, clock, MoveAction(Side.WHITE, "32-28"), now=5.0)
-    >>> done.clock.remaining(0, now=5.0), done.clock.running
-    (57.0, 1)
-    >>> on_clock(done.step.game, done.clock, MoveAction(Side.BLACK, "19-23"), now=65.0).flag_fell
-    True
-    """
-    mover = game.to_act
-    if mover is not None and clock.running is not None and clock.running != int(mover):
-        raise ClockError(f"the clock runs for side {clock.running}, but {mover.name} is to move")
-    fallen = flag_fall(game, clock, now)
-    if fallen is not None:
-        return fallen
-    step = game.apply(action)
-    after = step.game
-    if after.finished:
-        clock = clock.pause(now) if clock.ticking else clock
-    elif after.to_act is not mover:
-        clock = clock.press(now)
-    return Clocked(step, clock)
