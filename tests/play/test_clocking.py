@@ -160,3 +160,16 @@ def test_the_clock_must_run_for_the_side_that_acts() -> None:
     clock = start_clock(game, CONTROL, now=0.0).run(1, now=0.0)
     with pytest.raises(ClockError, match="runs for side 1"):
         on_clock(game, clock, act.PlayText(W, "8/5 6/5"), None, now=1.0)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="PL-6: after the answer the doubler gets a fresh delay; the clock keeps one delay",
+)
+def test_pl_6_the_doubler_resumes_with_the_delay_he_had_left() -> None:
+    game = started()
+    clock = start_clock(game, CONTROL, now=0.0)
+    done = on_clock(game, clock, act.PlayText(W, "8/5 6/5"), now=1.0)
+    doubled = on_clock(done.step.game, done.clock, act.Double(B), now=6.0)  # 5 s of 12
+    taken = on_clock(doubled.step.game, doubled.clock, act.Take(W), now=10.0)
+    assert taken.clock.running == 1 and taken.clock.delay_left(now=10.0) == 7.0
