@@ -5,8 +5,10 @@ The game never reads time (docs/decisions.md, "Clocks beside the game"); a
 two in step. It owns one rule, :func:`clock_after`, which every kind of table
 uses (a money game, a match, a draughts game, and the server's rounds), and the
 three calls built on it: :func:`start_clock`, :func:`flag_fall` and
-:func:`on_clock`. Time itself (delay, increment, when a flag falls) belongs to
-:mod:`sheshbesh.play.clock`; what a timeout costs belongs to the game (PL-7).
+:func:`on_clock`. One rule, so that no kind of table times a turn differently
+from another (there were three copies, and they had drifted). Time itself
+(delay, increment, when a flag falls) belongs to :mod:`sheshbesh.play.clock`;
+what a timeout costs belongs to the game (PL-7).
 
 The clock runs for whoever the game waits for (``to_act``, PL-6). After each action:
 
@@ -162,7 +164,8 @@ def flag_fall(game: Playable[S], clock: Clock, now: float) -> Clocked[S] | None:
     if flagged is None or game.finished:
         return None
     step = game.apply(Timeout(Side(flagged)))
-    return Clocked(step, clock_after(clock, game.to_act, step.after, step.events, now), True)
+    after = clock_after(clock, game.to_act, step.after, step.events, now)
+    return Clocked(step, after, flag_fell=True)
 
 
 def on_clock(
