@@ -20,13 +20,12 @@ from sheshbesh.games.race import Side
 from sheshbesh.play import actions as act
 from sheshbesh.play import draughts as dr
 from sheshbesh.play.clock import Clock
+from sheshbesh.play.clocking import clock_after
 from sheshbesh.play.match import Match, replay_match
 from sheshbesh.play.options import RaceOptions
 from sheshbesh.play.race import Event, Phase, RaceGame, replay
 from sheshbesh.play.result import exposure
 from sheshbesh.server.errors import BadAction
-
-TURN_ENDS = ("played", "passed")
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,9 +109,12 @@ class Table:
     ) -> Applied:
         """Apply ``action`` at ``now``; a fallen flag turns it into the running side's timeout.
 
-        The clock follows the game as ``play.race_clock`` and ``play.draughts``
-        describe: a turn's end presses it, an answer owed by the other side
-        (a double, a resignation) runs that side's clock, the end stops it.
+        The clock follows the game by :func:`sheshbesh.play.clocking.clock_after`,
+        the one rule every table keeps: a turn's end presses it, an answer owed by
+        the other side (a double, a resignation) runs that side's clock, the end
+        stops it. ``before`` is read before the action, the rest after the server's
+        own actions too (a match's next opening roll), so the clock runs for whoever
+        the next game waits for.
         """
         before = self.to_act
         if clock is not None and clock.control.timed:
@@ -123,30 +125,11 @@ class Table:
         table: Table = type(self)(state)
         table, started = table.start(dice)
         events = (*events, *started)
-        return Applied(table, events, _clock_after(clock, before, table, events, now))
+        after = None if clock is None else clock_after(clock, before, table, events, now)
+        return Applied(table, events, after)
 
     def to_json(self, data: Any) -> Any:
         return data
-
-
-def _clock_after(
-    clock: Clock | None, before: Side | None, table: Table, events: tuple[Event, ...], now: float
-) -> Clock | None:
-    if clock is None:
-        return None
-    after = table.to_act
-    if table.finished or after is None:
-        return clock.pause(now) if clock.ticking else clock
-    if not clock.ticking:
-        return clock.run(int(after), now)
-    if after is before:
-        return clock
-    if any(event["type"] in TURN_ENDS for event in events):
-        clock = clock.press(now)
-        if clock.running != int(after):
-            clock = clock.run(int(after), now)
-        return clock
-    return clock.run(int(after), now)
 
 
 # --- race: money games and matches ----------------------------------------------------
