@@ -3,8 +3,9 @@
 Records are made the way the server makes them (``FairDice`` behind a race game
 or a match) or fetched from a real club after a game played over its socket; the
 page (the dev harness ``/static/dev/verify.html`` mounting ``views/verify.js``)
-must give the verdict of ``sheshbesh.play.dice.verify_events`` with the same
-rolls flagged, and ``fairdice.js`` must report exactly its problems.
+must give the verdict of ``sheshbesh.play.record.verify_dice`` (what ``sheshbesh
+verify-dice`` prints) with the same rolls flagged, and ``fairdice.js`` must report
+exactly its problems.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import pytest
 from club_client import Player, next_mover
 
 from sheshbesh.play import actions as act
-from sheshbesh.play.dice import derive_dice, verify_events
+from sheshbesh.play.dice import derive_dice
 from sheshbesh.play.fair import FairDice
 from sheshbesh.play.match import Match
 from sheshbesh.play.race import RaceGame
@@ -260,7 +261,55 @@ def dropped_roll(record: Record) -> tuple[Record, int]:
     return bad, rolls[4]["proof"]["roll"]
 
 
-@pytest.mark.parametrize("tamper", [altered_die, wrong_seed, broken_chain, dropped_roll])
+def decided_opening(record: Record) -> dict[str, Any]:
+    return next(e for e in record["events"] if e["type"] == "opening" and e["starter"])
+
+
+def flipped_starter(record: Record) -> tuple[Record, int]:
+    """The other side starts: the dice, seed and commitments are untouched."""
+    bad = copy.deepcopy(record)
+    target = decided_opening(bad)
+    target["starter"] = "B" if target["starter"] == "W" else "W"
+    return bad, target["proof"]["roll"]
+
+
+def first_dice_6_6(record: Record) -> tuple[Record, int]:
+    bad = copy.deepcopy(record)
+    target = decided_opening(bad)
+    target["first_dice"] = [6, 6]
+    return bad, target["proof"]["roll"]
+
+
+def ignored_added(record: Record) -> tuple[Record, int]:
+    bad = copy.deepcopy(record)
+    target = [e for e in rolls_of(bad) if e["type"] == "rolled"][3]
+    target["ignored"] = "RB-8"
+    return bad, target["proof"]["roll"]
+
+
+def dice_cut_to_one(record: Record) -> tuple[Record, int]:
+    bad = copy.deepcopy(record)
+    target = [e for e in rolls_of(bad) if e["type"] == "rolled"][2]
+    target["dice"] = target["dice"][:1]
+    return bad, target["proof"]["roll"]
+
+
+def dice_extended_to_four(record: Record) -> tuple[Record, int]:
+    """Four dice, all of them the seed's own: only the rules say that a roll has two."""
+    bad = copy.deepcopy(record)
+    target = [e for e in rolls_of(bad) if e["type"] == "rolled"][2]
+    proof = target["proof"]
+    target["dice"] = list(
+        derive_dice(bytes.fromhex(proof["seed"]), proof["nonce"], proof["roll"], 4)
+    )
+    return bad, proof["roll"]
+
+
+@pytest.mark.parametrize(
+    "tamper",
+    [altered_die, wrong_seed, broken_chain, dropped_roll, flipped_starter, first_dice_6_6,
+     ignored_added, dice_cut_to_one, dice_extended_to_four],
+)  # fmt: skip
 def test_a_tampered_record_is_not_honest_and_names_the_roll(open_page, tamper) -> None:
     record, roll = tamper(race_record("backgammon", seed=12))
     honest, checked, problems = python_verdict(record)
@@ -305,6 +354,64 @@ def test_a_tampered_match_is_flagged_in_its_second_game(open_page) -> None:
     assert page.verdict()["honest"] == "false"
     assert [r["roll"] for r in page.rows() if not r["ok"]] == [target["proof"]["roll"]]
     assert page.port_problems(record) == [problems]
+
+
+def test_what_the_dice_decide_is_checked_like_python(open_page) -> None:
+    """Opening seats, first dice and RB-8 in every variant: fairdice.js says what Python says."""
+    long_nardy = race_record("long_nardy", seed=5)
+    seat = copy.deepcopy(long_nardy)
+    decided_opening(seat)["white_seat"] ^= 1
+    no_first_dice = copy.deepcopy(long_nardy)
+    decided_opening(no_first_dice)["first_dice"] = [6, 6]
+    russian = race_record("russian_backgammon", seed=5)
+    played_instead = copy.deepcopy(russian)
+    ignored = next(e for e in rolls_of(played_instead) if e.get("ignored"))
+    del ignored["ignored"]
+    nameless = copy.deepcopy(russian)
+    del nameless["created"]["variant"]
+    records = [seat, no_first_dice, played_instead, nameless]
+    expected = [python_verdict(record)[2] for record in records]
+    assert all(len(problems) == 1 for problems in expected), expected
+    assert "White seat" in expected[0][0] and "RB-8 ignores" in expected[2][0]
+    assert open_page().port_problems(*records) == expected
+
+
+def test_a_race_record_relabelled_as_draughts_is_not_honest(open_page) -> None:
+    record = race_record("backgammon", seed=16)
+    record["game"] = "draughts"
+    honest, checked, problems = python_verdict(record)
+    assert not honest and problems == [
+        "record kind 'draughts' has rolls, but draughts is played without dice"
+    ]
+    page = open_page()
+    page.paste(record)
+    verdict = page.verdict()
+    assert (verdict["honest"], verdict["rolls"], verdict["problems"]) == (
+        "false",
+        str(checked),
+        "1",
+    )
+    listed = page.page.inner_text("[data-testid=verify-problems]")
+    assert "draughts" in listed
+    assert page.port_problems(record) == [problems]
+
+
+def test_the_variant_table_of_fairdice_js_is_the_rules(open_page) -> None:
+    from sheshbesh.games.race import find_rules
+    from sheshbesh.games.race.position import RACE_VARIANTS
+    from sheshbesh.play.race import WINNER_TAKES_WHITE
+
+    table = open_page().page.evaluate(
+        """async () => (await import("/static/js/fairdice.js")).RACE_VARIANTS"""
+    )
+    assert table == {
+        name: {
+            "opening": find_rules(name).opening,
+            "winnerTakesWhite": name in WINNER_TAKES_WHITE,
+            "doublesChain": find_rules(name).doubles_chain,
+        }
+        for name in RACE_VARIANTS
+    }
 
 
 MUTATIONS: list[Callable[[list[dict[str, Any]], random.Random], None]] = []
@@ -404,6 +511,34 @@ def _seq(events, rng):
     _roll(events, rng)["seq"] = rng.choice([True, "7", 2.5, -4])
 
 
+@mutation
+def _opening(events, rng):
+    openings = [e for e in events if isinstance(e, dict) and e.get("type") == "opening"]
+    if openings:
+        field = rng.choice(["starter", "white_seat", "first_dice"])
+        rng.choice(openings)[field] = rng.choice(["W", "B", None, 0, 1, True, [6, 6], "x"])
+
+
+@mutation
+def _ignored(events, rng):
+    _roll(events, rng)["ignored"] = rng.choice(["RB-8", True, None, 0])
+
+
+@mutation
+def _dice_count(events, rng):
+    target = _roll(events, rng)
+    if isinstance(target.get("dice"), list):
+        target["dice"] = rng.choice([target["dice"][:1], [*target["dice"], 5, 2]])
+
+
+@mutation
+def _type_or_variant(events, rng):
+    if rng.random() < 0.5:
+        _roll(events, rng)["type"] = rng.choice(["roll", "opening", "rolled", None, ["rolled"]])
+    else:
+        events[0]["variant"] = rng.choice([None, "draughts", "long_nardy", ["backgammon"]])
+
+
 def test_fairdice_js_reports_exactly_what_python_reports(open_page) -> None:
     """A differential check of the port: random damage, the same problems word for word."""
     base = race_record("backgammon", seed=21)
@@ -415,7 +550,7 @@ def test_fairdice_js_reports_exactly_what_python_reports(open_page) -> None:
         for _ in range(1 + round_ % 3):
             rng.choice(MUTATIONS)(damaged, rng)
         records.append(make_record(damaged[0], damaged[1:]))
-        expected.append(list(verify_events(damaged).problems))
+        expected.append(list(verify_dice(records[-1]).problems))
     assert sum(1 for problems in expected if problems) >= 110
     got = open_page().port_problems(*records)
     for round_, (mine, theirs) in enumerate(zip(got, expected, strict=True)):

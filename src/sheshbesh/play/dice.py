@@ -28,7 +28,7 @@ import hashlib
 import hmac
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeGuard
+from typing import Any, Protocol, TypeGuard
 
 SEED_BYTES = 32
 MAX_NONCE = 64
@@ -250,6 +250,24 @@ class DiceBox:
         return dice, proof, DiceBox(self.next_roll + 1, seed)
 
 
+class RollRules(Protocol):
+    """What a game's rules decide with its dice, for :func:`verify_events` to check too.
+
+    The commitments fix each roll's dice; the events also say how many dice were
+    rolled and what they decided (who starts, the first dice, a roll ignored).
+    ``see`` follows every event, in order, after the audit has read it;
+    ``dice_count`` says how many dice a roll event rolls (None: 1 to 8, as given);
+    ``problems`` names what a roll event says that the seed's dice contradict.
+    ``sheshbesh.play.dice_rules.RaceDiceRules`` is the race games' and matches'.
+    """
+
+    def see(self, event: Mapping[str, Any]) -> None: ...
+
+    def dice_count(self, event: Mapping[str, Any]) -> int | None: ...
+
+    def problems(self, event: Mapping[str, Any], dice: tuple[int, ...]) -> list[str]: ...
+
+
 @dataclass(frozen=True, slots=True)
 class DiceVerdict:
     """The outcome of checking a record's rolls; each problem names its event and roll."""
@@ -278,7 +296,9 @@ class DiceVerdict:
         return "\n".join([head, *(f"  {problem}" for problem in self.problems)])
 
 
-def verify_events(events: Iterable[Mapping[str, Any]]) -> DiceVerdict:
+def verify_events(
+    events: Iterable[Mapping[str, Any]], rules: RollRules | None = None
+) -> DiceVerdict:
     """Recompute every roll of an event log, in order, and say what does not check out.
 
     Any event may carry ``"next_commit"``: the commitment for the next roll. Once
@@ -287,9 +307,12 @@ def verify_events(events: Iterable[Mapping[str, Any]]) -> DiceVerdict:
     proof must name the commitment published before the event (an event's own
     ``next_commit`` is for the roll after it), the seed must hash to it, rolls
     must count 1, 2, 3, … and the dice must be the ones the seed gives. A seed
-    may be revealed only once. Malformed events are problems, never exceptions.
+    may be revealed only once. With *rules*, each roll must also have the number
+    of dice they say, and what its event says the dice decided must be what the
+    seed's dice decide (:class:`RollRules`). Malformed events are problems, never
+    exceptions.
     """
-    audit = _Audit()
+    audit = _Audit(rules)
     for index, event in enumerate(events):
         audit.see(index, event)
     return DiceVerdict(audit.rolls, tuple(audit.problems))
@@ -308,7 +331,8 @@ def verify_record(record: Mapping[str, Any]) -> DiceVerdict:
 class _Audit:
     """One walk over a log: the unused commitment, the last roll, the seeds revealed."""
 
-    def __init__(self) -> None:
+    def __init__(self, rules: RollRules | None = None) -> None:
+        self.rules = rules
         self.commit: str | None = None
         self.commit_at = ""
         self.last_roll = 0
@@ -328,6 +352,8 @@ class _Audit:
             self._roll(where, event)
         if "next_commit" in event:
             self._publish(where, event["next_commit"])
+        if self.rules is not None:
+            self.rules.see(event)
 
     def _roll(self, where: str, event: Mapping[str, Any]) -> None:
         self.rolls += 1
@@ -367,6 +393,7 @@ class _Audit:
                 f"seed was already revealed with roll {self.revealed[proof.seed]}, "
                 "so it was known before this roll"
             )
+        count = self.rules.dice_count(event) if self.rules is not None else None
         dice = event.get("dice")
         if "dice" not in event:
             problems.append("proof without dice")
@@ -374,8 +401,15 @@ class _Audit:
             problems.append(
                 f"dice must be a list of 1 to {MAX_DICE} whole numbers, not {_short(dice)}"
             )
-        elif (derived := list(proof.dice(len(dice)))) != dice:
-            problems.append(f"dice {dice} but the seed gives {derived}")
+        elif (derived := list(proof.dice(count or len(dice)))) != dice:
+            problems.append(
+                f"dice {dice} but the seed gives {derived}"
+                if len(derived) == len(dice)
+                else f"dice {dice} but {_short(event.get('type'))} events roll {count} dice; "
+                f"the seed gives {derived}"
+            )
+        if count is not None and self.rules is not None:
+            problems += self.rules.problems(event, proof.dice(count))
         self.problems += [f"{where}: roll {proof.roll}: {problem}" for problem in problems]
         self.last_roll = proof.roll
         self.revealed.setdefault(proof.seed, proof.roll)

@@ -13,7 +13,7 @@ takes or drops), a resignation offer RESIGNING (accept / decline).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from typing import Any
@@ -274,6 +274,42 @@ def _pair(dice: list[int]) -> tuple[int, int]:
     return dice[0], dice[1]
 
 
+# --- what the dice decide (the verifier checks records against these too) ------------
+
+
+def opening_of(rules: RaceRules, dice: Sequence[int]) -> Event:
+    """BF-14: what an opening roll (White's die, Black's die) decides, as its event says it.
+
+    ``starter`` (None on a tie, which is rolled again), ``white_seat`` where the
+    winner takes White (SN-2, CN-1, LN-3), and ``first_dice``, the starter's first
+    roll in variant U (high die first; None in variant F, where he rolls afresh).
+
+    >>> from sheshbesh.games.race import find_rules
+    >>> opening_of(find_rules("backgammon"), (3, 5))
+    {'starter': 'B', 'first_dice': [5, 3]}
+    >>> opening_of(find_rules("long_nardy"), (6, 2))
+    {'starter': 'W', 'white_seat': 0, 'first_dice': None}
+    >>> opening_of(find_rules("backgammon"), (4, 4))
+    {'starter': None, 'first_dice': None}
+    """
+    first, second = dice[0], dice[1]
+    if first == second:
+        return {"starter": None, "first_dice": None}
+    winner_seat = 0 if first > second else 1
+    decided: Event
+    if rules.name in WINNER_TAKES_WHITE:
+        decided = {"starter": Side.WHITE.letter, "white_seat": winner_seat}
+    else:
+        decided = {"starter": Side(winner_seat).letter}
+    decided["first_dice"] = [max(dice[:2]), min(dice[:2])] if rules.opening == "U" else None
+    return decided
+
+
+def ignores(rules: RaceRules, dice: Sequence[int], *, first_turn: bool) -> bool:
+    """RB-8: a double thrown on a side's first turn is ignored and rolled again."""
+    return rules.doubles_chain and dice[0] == dice[1] and first_turn
+
+
 # --- decide: checking actions and choosing events ------------------------------------
 
 
@@ -347,24 +383,14 @@ class _Decider:
             raise IllegalAction("the game has already started")
         while True:
             rolled = self.roll(None, 2)
-            first, second = rolled.dice[0], rolled.dice[1]
-            event: Event = {"type": "opening", **self.dice_fields(rolled), "starter": None}
-            if first == second:
-                event["first_dice"] = None
-                self.emit(event)
+            decided = opening_of(game.rules, rolled.dice)
+            event: Event = {"type": "opening", **self.dice_fields(rolled), **decided}
+            self.emit(event)
+            if decided["starter"] is None:
                 if self.auto_double_allowed():
                     self.emit({"type": "auto_double", "cube": self.game.cube.value * 2})
                 continue
-            winner_seat = 0 if first > second else 1
-            if game.rules.name in WINNER_TAKES_WHITE:
-                starter, event["white_seat"] = Side.WHITE, winner_seat
-            else:
-                starter = Side(winner_seat)
-            event["starter"] = starter.letter
-            high, low = max(first, second), min(first, second)
-            event["first_dice"] = [high, low] if game.rules.opening == "U" else None
-            self.emit(event)
-            if event["first_dice"]:
+            if decided["first_dice"]:
                 self.after_roll()
             return
 
@@ -390,7 +416,7 @@ class _Decider:
             d1, d2 = rolled.dice[0], rolled.dice[1]
             event: Event = {"type": "rolled", "side": side.letter, **self.dice_fields(rolled)}
             position = self.game.position
-            if position.rules.doubles_chain and d1 == d2 and position.is_first_turn():
+            if ignores(position.rules, (d1, d2), first_turn=position.is_first_turn()):
                 event["ignored"] = "RB-8"
                 self.emit(event)
                 continue

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from .dice import DiceVerdict, verify_events
+from .dice_rules import RaceDiceRules
 from .race import Event, RaceGame, replay
 
 if TYPE_CHECKING:
@@ -74,5 +75,14 @@ def any_game_of(record: dict[str, Any]) -> RaceGame | DraughtsGame | Match:
 
 
 def verify_dice(record: dict[str, Any]) -> DiceVerdict:
-    """Recompute every roll of the record (PL-2): the created event commits to roll 1."""
-    return verify_events([record["created"], *record["events"]])
+    """Recompute every roll of the record (PL-2): the created event commits to roll 1.
+
+    Each roll must also have two dice and say what they decide (the opening's
+    starter and first dice, RB-8's ignored rolls; see :mod:`.dice_rules`), and a
+    record that calls itself draughts must have no rolls at all.
+    """
+    verdict = verify_events([record["created"], *record["events"]], RaceDiceRules())
+    if record.get("game") == "draughts" and verdict.rolls_checked:
+        kind = "record kind 'draughts' has rolls, but draughts is played without dice"
+        return DiceVerdict(verdict.rolls_checked, (*verdict.problems, kind))
+    return verdict

@@ -104,6 +104,23 @@ export const ENGLISH = {
   "verify.problem.bad_next_commit": "next_commit must be 64 lowercase hex digits",
   "verify.problem.commit_replaced": "next_commit replaces the commitment for roll {roll} " +
     "({at}) before that roll was made",
+  "verify.problem.dice_count": "dice {dice} but {kind} events roll {count} dice; the seed " +
+    "gives {derived}",
+  "verify.problem.opening_starter": "the opening roll decides {expected} starts but the record " +
+    "says {got}",
+  "verify.problem.opening_white_seat": "the opening roll gives White seat {expected} but the " +
+    "record says {got}",
+  "verify.problem.opening_first_dice": "the opening roll gives first dice {expected} but the " +
+    "record says {got}",
+  "verify.problem.ignored_missing": "dice {dice} are a double on a first turn, which RB-8 " +
+    "ignores, but the record plays them",
+  "verify.problem.ignored_wrong": "dice {dice} are marked ignored, but only a double on a " +
+    "side's first turn in Russian backgammon is ignored (RB-8)",
+  "verify.problem.no_variant": "the record's variant {variant} is not a race variant, so the " +
+    "rules cannot check its rolls",
+  "verify.problem.draughts_rolls": "record kind 'draughts' has rolls, but draughts is played " +
+    "without dice",
+  "verify.nobody": "nobody",
 };
 
 function fill(text, vars) {

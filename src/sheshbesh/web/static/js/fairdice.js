@@ -4,8 +4,10 @@
 // revealed seed must hash (SHA-256) to the commitment published before it, roll
 // numbers count 1, 2, 3, … and the dice are read from
 // HMAC-SHA256(seed, `${nonce}:${roll}:${block}`) with rejection sampling (a byte
-// below 252 gives the die byte % 6 + 1, larger bytes are skipped). The walk over
-// the events, every check and every problem text are those of verify_events, so
+// below 252 gives the die byte % 6 + 1, larger bytes are skipped). Each roll must
+// also have two dice and say what the rules decide with them (sheshbesh.play.dice_rules:
+// the opening's starter, White's seat and first dice, RB-8's ignored rolls). The walk
+// over the events, every check and every problem text are those of verify_events, so
 // a record gets the same verdict here as from `sheshbesh verify-dice`.
 //
 // Each problem is also kept as {code, vars} so that a page can translate it; the
@@ -235,6 +237,142 @@ function isDice(value) {
     && value.every(isWhole);
 }
 
+// --- what the race rules decide with the dice (sheshbesh.play.dice_rules) ------------------
+
+/**
+ * What the opening roll (BF-14) and RB-8 depend on in each race variant: find_rules'
+ * `opening` and `doubles_chain`, and whether the opening winner takes White (SN-2,
+ * CN-1, LN-3). tests/e2e/test_verify.py holds this table to the Python rules.
+ */
+export const RACE_VARIANTS = {
+  backgammon: { opening: "U", winnerTakesWhite: false, doublesChain: false },
+  short_nardy: { opening: "U", winnerTakesWhite: true, doublesChain: false },
+  takhte_nard: { opening: "U", winnerTakesWhite: false, doublesChain: false },
+  long_nardy: { opening: "F", winnerTakesWhite: true, doublesChain: false },
+  caucasian_nardy: { opening: "U", winnerTakesWhite: true, doublesChain: false },
+  plakoto: { opening: "F", winnerTakesWhite: false, doublesChain: false },
+  russian_backgammon: { opening: "U", winnerTakesWhite: false, doublesChain: true },
+  jacquet: { opening: "F", winnerTakesWhite: false, doublesChain: false },
+};
+/** The events that roll in a race game or a match, and how many dice each rolls. */
+const ROLL_DICE = { opening: 2, rolled: 2 };
+const SIDES = { W: "White", B: "Black" };
+
+/** What an opening roll (White's die, Black's die) decides, as its event says it (opening_of). */
+export function openingOf(rules, dice) {
+  const [first, second] = dice;
+  if (first === second) return { starter: null, first_dice: null };
+  const winnerSeat = first > second ? 0 : 1;
+  const decided = rules.winnerTakesWhite
+    ? { starter: "W", white_seat: winnerSeat }
+    : { starter: winnerSeat === 0 ? "W" : "B" };
+  decided.first_dice = rules.opening === "U"
+    ? [Math.max(first, second), Math.min(first, second)] : null;
+  return decided;
+}
+
+function who(side) {
+  if (side === null || side === undefined) return "nobody";
+  return typeof side === "string" && Object.hasOwn(SIDES, side) ? SIDES[side] : short(side);
+}
+
+/** A side for a problem's vars: "W", "B", null (nobody), or how Python shows anything else. */
+function sideVar(side) {
+  if (side === null || side === undefined) return null;
+  return typeof side === "string" && Object.hasOwn(SIDES, side) ? side : short(side);
+}
+
+/**
+ * The rules of race games and matches for the audit (dice_rules.RaceDiceRules): it follows
+ * the variant and who has played, says how many dice a roll event rolls, and names what
+ * a roll event says that the seed's dice contradict. A side's first turn is read off the
+ * events: it has no `played` event yet in this game.
+ */
+export class RaceDiceRules {
+  constructor() {
+    this.newGame(undefined);
+  }
+
+  newGame(variant) {
+    this.variant = variant;
+    this.told = false; // this game's unknown variant was already reported
+    this.played = new Set();
+    this.rules = typeof variant === "string" && Object.hasOwn(RACE_VARIANTS, variant)
+      ? RACE_VARIANTS[variant] : null;
+  }
+
+  see(event) {
+    const kind = event.type;
+    if (kind === "created" || kind === "match_created") {
+      this.newGame(event.variant);
+    } else if (kind === "game_started") {
+      this.newGame(isObject(event.created) ? event.created.variant : undefined);
+    } else if (kind === "played" && typeof event.side === "string") {
+      this.played.add(event.side);
+    }
+  }
+
+  diceCount(event) {
+    return typeof event.type === "string" && Object.hasOwn(ROLL_DICE, event.type)
+      ? ROLL_DICE[event.type] : null;
+  }
+
+  /** The problems of a roll event, as {code, vars, text}; `dice` are the seed's. */
+  problems(event, dice) {
+    const found = [];
+    const said = (code, vars, text) => found.push({ code, vars, text });
+    if (this.rules === null) {
+      if (!this.told) {
+        this.told = true;
+        said("no_variant", { variant: short(this.variant) },
+          `the record's variant ${short(this.variant)} is not a race variant, ` +
+          "so the rules cannot check its rolls");
+      }
+    } else if (event.type === "opening") {
+      this.opening(event, dice, said);
+    } else {
+      this.rolled(event, dice, said);
+    }
+    return found;
+  }
+
+  opening(event, dice, said) {
+    const decided = openingOf(this.rules, dice);
+    if (pyRepr(event.starter) !== pyRepr(decided.starter)) {
+      said("opening_starter", { expected: decided.starter, got: sideVar(event.starter) },
+        `the opening roll decides ${who(decided.starter)} starts ` +
+        `but the record says ${who(event.starter)}`);
+    }
+    const seat = Object.hasOwn(event, "white_seat") ? event.white_seat : 0;
+    const wanted = Object.hasOwn(decided, "white_seat") ? decided.white_seat : 0;
+    if (pyRepr(seat) !== pyRepr(wanted)) {
+      said("opening_white_seat", { expected: wanted, got: short(seat) },
+        `the opening roll gives White seat ${wanted} but the record says ${short(seat)}`);
+    }
+    if (pyRepr(event.first_dice) !== pyRepr(decided.first_dice)) {
+      const [expected, got] = [pyRepr(decided.first_dice), short(event.first_dice)];
+      said("opening_first_dice", { expected, got },
+        `the opening roll gives first dice ${expected} but the record says ${got}`);
+    }
+  }
+
+  rolled(event, dice, said) {
+    const side = event.side;
+    const firstTurn = typeof side !== "string" || !this.played.has(side);
+    if (this.rules.doublesChain && dice[0] === dice[1] && firstTurn) {
+      if (event.ignored !== "RB-8") {
+        said("ignored_missing", { dice: pyRepr(dice) },
+          `dice ${pyRepr(dice)} are a double on a first turn, which RB-8 ignores, ` +
+          "but the record plays them");
+      }
+    } else if (Object.hasOwn(event, "ignored")) {
+      said("ignored_wrong", { dice: pyRepr(dice) },
+        `dice ${pyRepr(dice)} are marked ignored, but only a double on a side's ` +
+        "first turn in Russian backgammon is ignored (RB-8)");
+    }
+  }
+}
+
 // --- the audit: one walk over a log (verify_events' _Audit) -----------------------------
 
 /** Where an event sits: `event 5 (seq 5)`, as the CLI names it. */
@@ -243,7 +381,8 @@ export function whereText(index, seq) {
 }
 
 class Audit {
-  constructor() {
+  constructor(rules = null) {
+    this.rules = rules; // what the game's rules decide with the dice (RaceDiceRules), or null
     this.commit = null;
     this.commitAt = null; // {index, seq} of the event that published this.commit
     this.lastRoll = 0;
@@ -253,10 +392,11 @@ class Audit {
   }
 
   problem(at, roll, code, vars, text) {
-    const where = whereText(at.index, at.seq);
+    const where = at.index === null ? null : whereText(at.index, at.seq); // null: the record
     const issue = {
       index: at.index, seq: at.seq, roll, code, vars,
-      text: roll === null ? `${where}: ${text}` : `${where}: roll ${roll}: ${text}`,
+      text: where === null ? text
+        : roll === null ? `${where}: ${text}` : `${where}: roll ${roll}: ${text}`,
     };
     this.issues.push(issue);
     return issue;
@@ -272,6 +412,7 @@ class Audit {
     if (isWhole(event.seq)) at.seq = event.seq;
     if (Object.hasOwn(event, "dice") || Object.hasOwn(event, "proof")) await this.roll(at, event);
     if (Object.hasOwn(event, "next_commit")) this.publish(at, event.next_commit);
+    if (this.rules !== null) this.rules.see(event);
   }
 
   async roll(at, event) {
@@ -338,6 +479,7 @@ class Audit {
       said("seed_reused", { roll: first },
         `seed was already revealed with roll ${first}, so it was known before this roll`);
     }
+    const count = this.rules !== null ? this.rules.diceCount(event) : null;
     const dice = event.dice;
     if (!Object.hasOwn(event, "dice")) {
       said("proof_without_dice", {}, "proof without dice");
@@ -345,11 +487,21 @@ class Audit {
       said("bad_dice", { max: MAX_DICE, value: short(dice) },
         `dice must be a list of 1 to ${MAX_DICE} whole numbers, not ${short(dice)}`);
     } else {
-      entry.recomputed = await deriveDice(proof.seed, proof.nonce, proof.roll, dice.length);
-      if (entry.recomputed.some((die, i) => die !== dice[i])) {
-        said("dice_mismatch", { dice: pyRepr(dice), derived: pyRepr(entry.recomputed) },
-          `dice ${pyRepr(dice)} but the seed gives ${pyRepr(entry.recomputed)}`);
+      entry.recomputed = await deriveDice(proof.seed, proof.nonce, proof.roll, count ?? dice.length);
+      const derived = pyRepr(entry.recomputed);
+      if (entry.recomputed.length !== dice.length) {
+        said("dice_count", { dice: pyRepr(dice), kind: short(event.type), count, derived },
+          `dice ${pyRepr(dice)} but ${short(event.type)} events roll ${count} dice; ` +
+          `the seed gives ${derived}`);
+      } else if (entry.recomputed.some((die, i) => die !== dice[i])) {
+        said("dice_mismatch", { dice: pyRepr(dice), derived },
+          `dice ${pyRepr(dice)} but the seed gives ${derived}`);
       }
+    }
+    if (count !== null) {
+      const seedDice = entry.recomputed && entry.recomputed.length === count
+        ? entry.recomputed : await deriveDice(proof.seed, proof.nonce, proof.roll, count);
+      for (const { code, vars, text } of this.rules.problems(event, seedDice)) said(code, vars, text);
     }
     this.lastRoll = proof.roll;
     if (!this.revealed.has(proof.seed)) this.revealed.set(proof.seed, proof.roll);
@@ -399,8 +551,8 @@ function verdict(audit, extra = {}) {
  * Recompute every roll of an event log, in order (verify_events). Never throws on
  * bad events: they are problems. Throws NoWebCrypto where Web Crypto is missing.
  */
-export async function verifyEvents(events) {
-  const audit = new Audit();
+export async function verifyEvents(events, rules = null) {
+  const audit = new Audit(rules);
   for (const [index, event] of Array.from(events).entries()) await audit.see(index, event);
   return verdict(audit);
 }
@@ -415,8 +567,9 @@ function unreadable(code, vars, text) {
 
 /**
  * Check a decoded `sheshbesh-record/1` record (a game or a match) the way
- * `sheshbesh verify-dice` does: the record's created event commits to roll 1,
- * then its events follow; a draughts record has no dice. Returns
+ * `sheshbesh verify-dice` does (record.verify_dice): the record's created event
+ * commits to roll 1, then its events follow, checked against the race rules
+ * (RaceDiceRules); a draughts record has no dice, and one with rolls is not honest. Returns
  * {honest, rolls: [{index, roll, where, dice, recomputed, ok, problem, …}], problems,
  *  issues, rollsChecked, error, noDice, game}.
  */
@@ -433,8 +586,14 @@ export async function verifyRecord(record) {
     return unreadable("record_incomplete", {}, "a record needs 'created' and 'events'");
   }
   const game = typeof record.game === "string" ? record.game : null;
+  const audit = new Audit(new RaceDiceRules());
+  const events = [record.created, ...record.events];
+  for (const [index, event] of events.entries()) await audit.see(index, event);
   if (game === "draughts") {
-    return { ...verdict(new Audit()), noDice: true, game };
+    if (!audit.rolls.length) return { ...verdict(new Audit()), noDice: true, game };
+    const at = { index: null, seq: null }; // the record itself, not one of its events
+    audit.problem(at, null, "draughts_rolls", {},
+      "record kind 'draughts' has rolls, but draughts is played without dice");
   }
-  return { ...(await verifyEvents([record.created, ...record.events])), game };
+  return { ...verdict(audit), game };
 }

@@ -268,6 +268,7 @@ export async function mount(main, ctx) {
   function problemText(issue, withWhere) {
     const vars = { ...issue.vars };
     if (vars.at && typeof vars.at === "object") vars.at = where(vars.at.index, vars.at.seq);
+    if (issue.code === "opening_starter") for (const name of ["expected", "got"]) vars[name] = side(vars[name]);
     const english = issue.text.replace(/^event \d+( \(seq -?\d+\))?: (roll -?\d+: )?/, "");
     const words = translated(`verify.problem.${issue.code}`, vars, english);
     const inRoll = issue.roll !== null && issue.roll !== undefined;
@@ -278,6 +279,13 @@ export async function mount(main, ctx) {
     return inRoll
       ? t("verify.at_roll", { where: place, roll: issue.roll, problem: words })
       : t("verify.at", { where: place, problem: words });
+  }
+
+  // A side of fairdice.js's vars ("W", "B", null for nobody) in the reader's words.
+  function side(letter) {
+    if (letter === "W") return t("board.white");
+    if (letter === "B") return t("board.black");
+    return letter === null || letter === undefined ? t("verify.nobody") : letter;
   }
 
   function translated(key, vars, english) {
