@@ -17,12 +17,8 @@ never unable to play and the ledger still sums to zero.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
-import multiprocessing
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from sqlalchemy import select
@@ -49,6 +45,7 @@ from sheshbesh.store.models import User
 
 from . import roster as bot_roster
 from .roster import BotSpec
+from .workers import Workers
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +85,7 @@ class BotHost:
         self.ids: dict[str, int] = {}
         """Username → user id of every bot account this club has."""
         self.specs: dict[int, BotSpec] = {}
-        self.pool: Executor | None = None
+        self.workers = Workers(club.settings.bot_workers)
         self.tasks: set[asyncio.Task[None]] = set()
         self.analyses: dict[tuple[str, int], asyncio.Future[Any]] = {}
         self.thinking: dict[str, int] = {}
@@ -284,17 +281,8 @@ class BotHost:
 
     async def _think(self, engine: str, game_id: str, kind: str, log_: list[dict[str, Any]],
                      side: Side, budget: float | None, seed: int) -> Any:  # fmt: skip
-        loop = asyncio.get_running_loop()
-        for attempt in (1, 2):
-            try:
-                return await loop.run_in_executor(
-                    self._pool(), decide_from_log, engine, game_id, kind, log_, side, budget, seed
-                )
-            except BrokenProcessPool:
-                self.pool = None
-                if attempt == 2:
-                    raise
-        raise AssertionError("unreachable")
+        return await self.workers.run(decide_from_log, engine, game_id, kind, log_, side, budget,
+                                      seed)  # fmt: skip
 
     async def analysis(self, game_id: str, log_: list[dict[str, Any]], plies: int) -> Any:
         """A finished game's analysis, computed once per process in a worker (seconds)."""
@@ -303,20 +291,13 @@ class BotHost:
             done = [old for old, future in self.analyses.items() if future.done()]
             for old in done[: max(0, len(self.analyses) - ANALYSES_KEPT + 1)]:
                 del self.analyses[old]  # dicts keep insertion order: the oldest go first
-            loop = asyncio.get_running_loop()
-            future = loop.run_in_executor(self._pool(), analyse_log, log_, plies)
-            self.analyses[key] = asyncio.ensure_future(future)
+            work = self.workers.run(analyse_log, log_, plies)
+            self.analyses[key] = asyncio.ensure_future(work)
         try:
             return await asyncio.shield(self.analyses[key])
         except BaseException:
             self.analyses.pop(key, None)
             raise
-
-    def _pool(self) -> Executor:
-        if self.pool is None:
-            context = multiprocessing.get_context("spawn")
-            self.pool = ProcessPoolExecutor(self.club.settings.bot_workers, mp_context=context)
-        return self.pool
 
     # --- housekeeping -----------------------------------------------------------------
 
@@ -328,10 +309,7 @@ class BotHost:
     def stop(self) -> None:
         for task in list(self.tasks):
             task.cancel()
-        if self.pool is not None:
-            with contextlib.suppress(Exception):
-                self.pool.shutdown(wait=False, cancel_futures=True)
-            self.pool = None
+        self.workers.stop()
 
 
 def acting_seat(round_: Round) -> int | None:
