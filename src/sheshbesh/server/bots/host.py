@@ -5,7 +5,8 @@ A bot is a user marked ``is_bot`` with an engine (``gnubg:expert``) and a policy
 through the same ``Round.act`` as a person's socket, so the server checks a
 bot's actions exactly as it checks anyone's, and the bot's clock runs as a
 person's does. Engines think in worker processes: search is CPU-bound and
-the event loop serves every other game meanwhile.
+the event loop serves every other game meanwhile. The bots' workers are
+theirs alone: a game's review runs in the reviewer's own (``reviews``).
 
 A bot takes a request in two ways: a private challenge to it (it accepts after
 ``bot_delay``), or a public request that allows bots and that no person took
@@ -26,7 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from sheshbesh.bots import BotError
-from sheshbesh.bots.registry import analyse_log, decide_from_log, make_bot
+from sheshbesh.bots.registry import decide_from_log, make_bot
 from sheshbesh.games.race import Side
 from sheshbesh.play import actions as act
 from sheshbesh.play import draughts as dr
@@ -49,8 +50,6 @@ from .workers import Workers
 
 log = logging.getLogger(__name__)
 
-ANALYSES_KEPT = 64
-"""Finished analyses a process keeps (the newest); an older one is computed again if asked."""
 ACCOUNT_ATTEMPTS = 3
 """Passes at creating bot accounts when other processes on the same database race us."""
 
@@ -86,8 +85,8 @@ class BotHost:
         """Username → user id of every bot account this club has."""
         self.specs: dict[int, BotSpec] = {}
         self.workers = Workers(club.settings.bot_workers)
+        """The processes that think for the bots, and for nothing else."""
         self.tasks: set[asyncio.Task[None]] = set()
-        self.analyses: dict[tuple[str, int], asyncio.Future[Any]] = {}
         self.thinking: dict[str, int] = {}
         """Game id → the sequence number a bot is answering (one decision per game at once)."""
 
@@ -283,21 +282,6 @@ class BotHost:
                      side: Side, budget: float | None, seed: int) -> Any:  # fmt: skip
         return await self.workers.run(decide_from_log, engine, game_id, kind, log_, side, budget,
                                       seed)  # fmt: skip
-
-    async def analysis(self, game_id: str, log_: list[dict[str, Any]], plies: int) -> Any:
-        """A finished game's analysis, computed once per process in a worker (seconds)."""
-        key = (game_id, plies)
-        if key not in self.analyses:
-            done = [old for old, future in self.analyses.items() if future.done()]
-            for old in done[: max(0, len(self.analyses) - ANALYSES_KEPT + 1)]:
-                del self.analyses[old]  # dicts keep insertion order: the oldest go first
-            work = self.workers.run(analyse_log, log_, plies)
-            self.analyses[key] = asyncio.ensure_future(work)
-        try:
-            return await asyncio.shield(self.analyses[key])
-        except BaseException:
-            self.analyses.pop(key, None)
-            raise
 
     # --- housekeeping -----------------------------------------------------------------
 
