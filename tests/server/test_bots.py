@@ -11,14 +11,19 @@ import dataclasses
 import random
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from club_client import GameSocket, Player, RunningClub, play_randomly
+from gated_review import GATE, Gate, gated_analysis, refused_analysis
 
+from sheshbesh.server.bots import reviews
 from sheshbesh.server.bots import roster as club_bots
 from sheshbesh.server.bots.host import BotHost
+from sheshbesh.server.bots.reviews import Reviewer
 from sheshbesh.server.bots.roster import ROSTER, BotSpec
 from sheshbesh.server.lobby.requests import RequestIn
 from sheshbesh.server.settings import Settings
@@ -36,7 +41,8 @@ TEST_ROSTER = (
 @pytest.fixture
 def bot_club(club_settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[RunningClub]:
     monkeypatch.setattr(club_bots, "ROSTER", TEST_ROSTER)
-    settings = dataclasses.replace(club_settings, bot_delay=0.0, bot_patience=0.3)
+    settings = dataclasses.replace(club_settings, bot_delay=0.0, bot_patience=0.3,
+                                   review_workers=1, review_queue=2)  # fmt: skip
     with RunningClub(settings) as running:
         yield running
 
@@ -287,3 +293,115 @@ def test_a_rematch_with_a_bot_is_taken_at_once_with_colours_changed(bot_club, pl
     second = wait_for(rematch_game)
     players = ann.get(f"/api/games/{second}").json()["players"]
     assert [p["username"] for p in players] == ["Randy_Draughts", "ann"]
+
+
+# --- reviews (issue 16, item 7: nobody can make the bots slow) --------------------------
+
+
+@pytest.fixture
+def gate(bot_club: RunningClub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
+    """Reviews wait in their worker until the test opens the gate (``gated_review``)."""
+    found = Gate(tmp_path / "gate")
+    monkeypatch.setenv(GATE, str(found.path))
+    monkeypatch.setattr(reviews, "analyse_log", gated_analysis)
+    yield found
+    found.open()  # every review still in a worker finishes, then the club stops
+    bot_club.__exit__()
+    found.close()
+
+
+def finished_game(ann: Player, bob: Player) -> str:
+    """A backgammon game between two people, over at once: the first to move resigns."""
+    game = bob.accept(ann.offer(variant="backgammon", stake=1)["id"])
+    a, b = ann.watch(game["id"]), bob.watch(game["id"])
+    for sock in (a, b):
+        sock.until(lambda f: f["t"] == "snapshot")
+    mover, other = (a, b) if a.my_turn else (b, a)
+    assert mover.act({"type": "resign", "level": 1})["t"] == "state"
+    other.until(lambda f: f["t"] == "legal" and f["v"] == mover.v)
+    assert other.act({"type": "accept_resign"})["t"] == "state" and other.finished
+    for sock in (a, b):
+        sock.close()
+    return str(game["id"])
+
+
+def review_jobs(club: RunningClub) -> dict[tuple[str, int], int]:
+    """The reviews the club is computing or holds waiting, and how many askers wait for each."""
+    reviewer = club.app.state.club.need(Reviewer)
+
+    async def jobs(_host: BotHost) -> dict[tuple[str, int], int]:
+        return {key: job.askers for key, job in reviewer.jobs.items()}
+
+    return dict(run_on_club(club, jobs))
+
+
+def test_a_review_needs_a_login(bot_club, player):
+    game_id = finished_game(player("ann"), player("bob"))
+    guest = Player(bot_club.base, "guest")
+    try:
+        refused = guest.get(f"/api/games/{game_id}/analysis?plies=0")
+    finally:
+        guest.close()
+    assert refused.status_code == 401 and refused.json()["error"] == "login_required"
+    assert review_jobs(bot_club) == {}
+
+
+def test_a_review_is_computed_once_and_served_from_the_database(bot_club, player, monkeypatch):
+    ann, bob = player("ann"), player("bob")
+    url = f"/api/games/{finished_game(ann, bob)}/analysis?plies=0"
+    first = ann.get(url)
+    assert first.status_code == 200, first.text
+    monkeypatch.setattr(reviews, "analyse_log", refused_analysis)  # computing again fails
+    assert bob.get(url).json() == first.json()
+    bot_club.__exit__()  # a restart keeps nothing in memory: the review is in the database
+    with RunningClub(bot_club.settings) as restarted:
+        cat = Player(restarted.base, "cat").register()
+        again = cat.get(url)
+        assert again.status_code == 200, again.text
+        assert again.json() == first.json()
+        cat.close()
+
+
+def test_reviews_beyond_the_queue_are_refused_and_one_asked_twice_is_computed_once(
+    gate, bot_club, player
+):
+    ann, bob, cat = player("ann"), player("bob"), player("cat")
+    game_id = finished_game(ann, bob)
+    url = f"/api/games/{game_id}/analysis?plies="
+    with ThreadPoolExecutor(3) as asking:
+        asked = [asking.submit(ann.get, url + "0")]
+        wait_for(lambda: gate.started() == [0])  # the one worker is taken
+        asked += [asking.submit(bob.get, url + "0"), asking.submit(cat.get, url + "1")]
+        wait_for(lambda: review_jobs(bot_club) == {(game_id, 0): 2, (game_id, 1): 1})
+        busy = player("dan").get(url + "2")
+        assert busy.status_code == 503 and busy.json()["error"] == "review_busy"
+        assert busy.headers["Retry-After"] == "30"
+        gate.open()
+        answers = [future.result(timeout=60) for future in asked]
+    assert [answer.status_code for answer in answers] == [200, 200, 200]
+    assert answers[0].json() == answers[1].json() and answers[0].json()["plies"] == 0
+    assert gate.started() == [0, 1]  # plies=0 computed once for both askers
+    assert player("eve").get(url + "2").status_code == 200  # room in the queue again
+    assert review_jobs(bot_club) == {}
+
+
+def test_a_bot_answers_while_reviews_fill_the_review_workers(gate, bot_club, player):
+    """Reviews run in workers of their own: a bot's move never queues behind one."""
+    ann, bob, cat = player("ann"), player("bob"), player("cat")
+    url = f"/api/games/{finished_game(ann, bob)}/analysis?plies="
+    with ThreadPoolExecutor(2) as asking:
+        asked = [asking.submit(ann.get, url + "0")]
+        wait_for(lambda: gate.started() == [0])  # the one review worker is taken
+        asked.append(asking.submit(bob.get, url + "1"))
+        wait_for(lambda: len(review_jobs(bot_club)) == 2)  # and the queue is full
+        assert cat.get(url + "2").status_code == 503  # the reviewer is full
+        offer = cat.offer(variant="draughts", stake=0, opponent="Randy_Draughts")
+        sock = cat.watch(game_of(cat, offer["id"]))
+        sock.until(lambda f: f["t"] == "snapshot")
+        if not sock.my_turn:
+            sock.until(lambda f: sock.my_turn, timeout=30)  # the bot opened the game
+        sock.act(next(a for a in sock.legal or [] if a["type"] == "move"))
+        sock.until(lambda f: sock.my_turn, timeout=30)  # the bot answered
+        assert gate.started() == [0] and not any(future.done() for future in asked)
+        gate.open()
+        assert [future.result(timeout=60).status_code for future in asked] == [200, 200]

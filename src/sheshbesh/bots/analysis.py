@@ -19,8 +19,8 @@ nardy (the games :class:`~.gnubg_bot.GnubgBot` plays), single games and matches.
 A game still in play is refused: the analysis would be an engine whispering
 to the players (and to spectators who talk to them).
 
-The analysis is pure (no I/O, no clock); it takes seconds, so the server should
-run it where it runs its bots, in a worker process.
+The analysis is pure (no I/O, no clock); it takes seconds, so the server runs
+it in a worker process, one apart from its bots' (``server/bots/reviews.py``).
 """
 
 from __future__ import annotations

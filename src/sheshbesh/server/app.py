@@ -24,6 +24,7 @@ from sheshbesh.server.accounts import auth, avatars
 from sheshbesh.server.accounts.csrf import CsrfMiddleware
 from sheshbesh.server.bots import routes as bot_routes
 from sheshbesh.server.bots.host import BotHost
+from sheshbesh.server.bots.reviews import Reviewer
 from sheshbesh.server.chat import rooms as chat
 from sheshbesh.server.lobby import rematch, requests
 from sheshbesh.server.lobby import socket as lobby_socket
@@ -39,7 +40,7 @@ from sheshbesh.web import STATIC
 
 from . import web
 from .club import Club, new_id
-from .errors import ApiError, TooMany, as_api_error
+from .errors import ApiError, as_api_error
 from .pubsub import make_bus
 from .settings import Settings
 
@@ -78,8 +79,10 @@ def create_app(
         rounds = Rounds(club)
         club.provide(rounds)
         bots = BotHost(club) if settings.bots else None
-        if bots is not None:
-            club.provide(bots)
+        reviewer = Reviewer(club) if settings.bots else None
+        for service in (bots, reviewer):
+            if service is not None:
+                club.provide(service)
         subscribe(club)
         app.state.club = club
         if db.is_sqlite:
@@ -93,6 +96,8 @@ def create_app(
         finally:
             if bots is not None:
                 bots.stop()
+            if reviewer is not None:
+                reviewer.stop()
             rounds.stop()
             await presence.stop(club)
             await bus.stop()
@@ -130,7 +135,8 @@ def create_app(
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, error: ApiError) -> JSONResponse:
-        headers = {"Retry-After": str(int(error.retry_after))} if isinstance(error, TooMany) else {}
+        retry = error.retry_after
+        headers = {} if retry is None else {"Retry-After": str(int(retry))}
         return JSONResponse(error.to_json(), status_code=error.status, headers=headers)
 
     @app.exception_handler(ValueError)

@@ -26,6 +26,8 @@ class ApiError(Exception):
 
     status = 400
     code = "bad_request"
+    retry_after: float | None = None
+    """Seconds after which asking again may succeed (sent as Retry-After); None: not said."""
 
     def __init__(self, message: str, *, status: int | None = None, code: str | None = None):
         super().__init__(message)
@@ -57,6 +59,7 @@ class Conflict(ApiError):
 
 class TooMany(ApiError):
     status, code = 429, "rate_limited"
+    retry_after: float
 
     def __init__(self, message: str, retry_after: float) -> None:
         super().__init__(message)

@@ -35,6 +35,10 @@ class Settings:
     """Seconds an open request that allows bots waits for a person before a bot takes it."""
     bot_workers: int = 1
     """Processes that think for bots (search is CPU-bound; the event loop must not wait)."""
+    review_workers: int = 1
+    """Processes that review finished games, apart from the bots' (a 2-ply review takes ~20 s)."""
+    review_queue: int = 4
+    """Reviews a process computes or holds waiting for a worker at once; more are refused (503)."""
     node: str = field(default_factory=lambda: secrets.token_hex(4))
     """This process's name on the bus (presence, logs)."""
 
@@ -57,7 +61,8 @@ class Settings:
         for name in ("bot_delay", "bot_patience"):
             if env.get(f"SHESHBESH_{name.upper()}"):
                 values[name] = float(env[f"SHESHBESH_{name.upper()}"])
-        if env.get("SHESHBESH_BOT_WORKERS"):
-            values["bot_workers"] = int(env["SHESHBESH_BOT_WORKERS"])
+        for name in ("bot_workers", "review_workers", "review_queue"):
+            if env.get(f"SHESHBESH_{name.upper()}"):
+                values[name] = int(env[f"SHESHBESH_{name.upper()}"])
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]

@@ -301,3 +301,18 @@ class Offence(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
     at: Mapped[float] = mapped_column(Float)
+
+
+class GameReview(Base):
+    """gnubg's review of a finished game at some depth, stored once and served to every asker.
+
+    ``data`` is the JSON of ``bots.analysis.GameAnalysis``; a finished game's log never
+    changes, so neither does its review.
+    """
+
+    __tablename__ = "game_reviews"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    plies: Mapped[int] = mapped_column(Integer, primary_key=True)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[float] = mapped_column(Float)

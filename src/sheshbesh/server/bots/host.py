@@ -5,7 +5,8 @@ A bot is a user marked ``is_bot`` with an engine (``gnubg:expert``) and a policy
 through the same ``Round.act`` as a person's socket, so the server checks a
 bot's actions exactly as it checks anyone's, and the bot's clock runs as a
 person's does. Engines think in worker processes: search is CPU-bound and
-the event loop serves every other game meanwhile.
+the event loop serves every other game meanwhile. The bots' workers are
+theirs alone: a game's review runs in the reviewer's own (``reviews``).
 
 A bot takes a request in two ways: a private challenge to it (it accepts after
 ``bot_delay``), or a public request that allows bots and that no person took
@@ -17,12 +18,8 @@ never unable to play and the ledger still sums to zero.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
-import multiprocessing
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from sqlalchemy import select
@@ -30,7 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from sheshbesh.bots import BotError
-from sheshbesh.bots.registry import analyse_log, decide_from_log, make_bot
+from sheshbesh.bots.registry import decide_from_log, make_bot
 from sheshbesh.games.race import Side
 from sheshbesh.play import actions as act
 from sheshbesh.play import draughts as dr
@@ -49,11 +46,10 @@ from sheshbesh.store.models import User
 
 from . import roster as bot_roster
 from .roster import BotSpec
+from .workers import Workers
 
 log = logging.getLogger(__name__)
 
-ANALYSES_KEPT = 64
-"""Finished analyses a process keeps (the newest); an older one is computed again if asked."""
 ACCOUNT_ATTEMPTS = 3
 """Passes at creating bot accounts when other processes on the same database race us."""
 
@@ -88,9 +84,9 @@ class BotHost:
         self.ids: dict[str, int] = {}
         """Username → user id of every bot account this club has."""
         self.specs: dict[int, BotSpec] = {}
-        self.pool: Executor | None = None
+        self.workers = Workers(club.settings.bot_workers)
+        """The processes that think for the bots, and for nothing else."""
         self.tasks: set[asyncio.Task[None]] = set()
-        self.analyses: dict[tuple[str, int], asyncio.Future[Any]] = {}
         self.thinking: dict[str, int] = {}
         """Game id → the sequence number a bot is answering (one decision per game at once)."""
 
@@ -284,39 +280,8 @@ class BotHost:
 
     async def _think(self, engine: str, game_id: str, kind: str, log_: list[dict[str, Any]],
                      side: Side, budget: float | None, seed: int) -> Any:  # fmt: skip
-        loop = asyncio.get_running_loop()
-        for attempt in (1, 2):
-            try:
-                return await loop.run_in_executor(
-                    self._pool(), decide_from_log, engine, game_id, kind, log_, side, budget, seed
-                )
-            except BrokenProcessPool:
-                self.pool = None
-                if attempt == 2:
-                    raise
-        raise AssertionError("unreachable")
-
-    async def analysis(self, game_id: str, log_: list[dict[str, Any]], plies: int) -> Any:
-        """A finished game's analysis, computed once per process in a worker (seconds)."""
-        key = (game_id, plies)
-        if key not in self.analyses:
-            done = [old for old, future in self.analyses.items() if future.done()]
-            for old in done[: max(0, len(self.analyses) - ANALYSES_KEPT + 1)]:
-                del self.analyses[old]  # dicts keep insertion order: the oldest go first
-            loop = asyncio.get_running_loop()
-            future = loop.run_in_executor(self._pool(), analyse_log, log_, plies)
-            self.analyses[key] = asyncio.ensure_future(future)
-        try:
-            return await asyncio.shield(self.analyses[key])
-        except BaseException:
-            self.analyses.pop(key, None)
-            raise
-
-    def _pool(self) -> Executor:
-        if self.pool is None:
-            context = multiprocessing.get_context("spawn")
-            self.pool = ProcessPoolExecutor(self.club.settings.bot_workers, mp_context=context)
-        return self.pool
+        return await self.workers.run(decide_from_log, engine, game_id, kind, log_, side, budget,
+                                      seed)  # fmt: skip
 
     # --- housekeeping -----------------------------------------------------------------
 
@@ -328,10 +293,7 @@ class BotHost:
     def stop(self) -> None:
         for task in list(self.tasks):
             task.cancel()
-        if self.pool is not None:
-            with contextlib.suppress(Exception):
-                self.pool.shutdown(wait=False, cancel_futures=True)
-            self.pool = None
+        self.workers.stop()
 
 
 def acting_seat(round_: Round) -> int | None:

@@ -7,12 +7,14 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from sheshbesh.bots.analysis import AnalysisError
+from sheshbesh.bots.gnubg_board import GNUBG_VARIANTS
+from sheshbesh.server.accounts.sessions import require_user
 from sheshbesh.server.club import club_of
 from sheshbesh.server.errors import ApiError, NotFound
-from sheshbesh.server.rounds.round import events_after
 from sheshbesh.store.models import Game
 
 from .host import BotHost
+from .reviews import Reviewer
 
 router = APIRouter(prefix="/api/bots", tags=["bots"])
 analysis_router = APIRouter(prefix="/api/games", tags=["games"])
@@ -29,25 +31,29 @@ async def bot_list(request: Request) -> list[dict[str, Any]]:
 async def game_analysis(game_id: str, request: Request, plies: int = 1) -> Any:
     """gnubg's review of a finished backgammon-family game: every decision's error and luck.
 
-    Only after the end, so that nobody is coached during play; ``plies`` 0-2
-    (2 takes tens of seconds for a long game).
+    Only after the end, so that nobody is coached during play, and only for a
+    logged-in player; ``plies`` 0-2 (2 takes tens of seconds for a long game).
+    Computed once, in the reviewer's own workers, and stored (``reviews``).
     """
+    await require_user(request)
     club = club_of(request)
-    host = club.find(BotHost)
-    if host is None:
+    reviewer = club.find(Reviewer)
+    if reviewer is None:
         raise ApiError("this club runs without bots, so without analysis", status=503,
                        code="unavailable")  # fmt: skip
     async with club.db.read() as session:
         game = await session.get(Game, game_id[:12])
-        if game is None:
-            raise NotFound(f"no game {game_id!r}")
-        log_ = await events_after(session, game.id, -1)
+    if game is None:
+        raise NotFound(f"no game {game_id!r}")
     if game.status != "finished":
         raise ApiError("the analysis opens when the game is over", status=409,
                        code="game_live")  # fmt: skip
     if not 0 <= plies <= 2:
         raise ApiError("plies is 0, 1 or 2", status=422, code="invalid_plies")
+    if game.variant not in GNUBG_VARIANTS:
+        raise ApiError(f"gnubg does not analyse {game.variant}", status=422,
+                       code="cannot_analyse")  # fmt: skip
     try:
-        return await host.analysis(game.id, log_, plies)
+        return await reviewer.review(game.id, plies)
     except AnalysisError as error:
         raise ApiError(str(error), status=422, code="cannot_analyse") from None

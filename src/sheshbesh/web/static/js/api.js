@@ -1,11 +1,13 @@
 // The club's HTTP API: JSON in and out, the CSRF header on every change, and
-// errors as ApiError with the server's code and message (docs/protocol.md).
+// errors as ApiError with the server's code and message (docs/protocol.md), and
+// the seconds of its Retry-After where it sends one (429, 503 review_busy).
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, retryAfter = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -34,8 +36,9 @@ async function request(method, path, body) {
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = { message: text }; }
   if (!response.ok) {
+    const retry = Number.parseInt(response.headers.get("Retry-After") ?? "", 10);
     throw new ApiError(response.status, (data && data.error) || "error",
-      (data && data.message) || response.statusText);
+      (data && data.message) || response.statusText, Number.isFinite(retry) ? retry : null);
   }
   return data;
 }

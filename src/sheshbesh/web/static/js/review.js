@@ -2,7 +2,9 @@
 // decision (GET /api/games/{id}/analysis), each player's totals, and the list of
 // decisions. Choosing one shows its position on the room's board, so the review
 // steps through the game decision by decision, as lichess's analysis does.
-// Only asked for on a click: a whole game takes gnubg a few seconds.
+// Only asked for on a click, and only by a logged-in viewer (the server refuses
+// others with 401): a whole game takes gnubg a few seconds. When the server's
+// reviewer is full (503 review_busy) the panel says when to try again.
 
 import { clear, h } from "./dom.js";
 
@@ -10,8 +12,8 @@ export const REVIEWED = new Set(["backgammon", "short_nardy", "takhte_nard"]);  
 const key = (label) => label.replaceAll(" ", "_");
 const signed = (x) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(3)}`;
 
-// { t, api, id, nameOfSide(side), show(frames, at) -> void, onError(error) }
-export function reviewPanel({ t, api, id, nameOfSide, show }) {
+// { t, api, id, me, nameOfSide(side), show(frames, at) -> void }
+export function reviewPanel({ t, api, id, me, nameOfSide, show }) {
   const body = h("div", { class: "stack" });
   const el = h("section", { class: "card review", "data-testid": "review", hidden: true },
     h("h2", {}, t("review.title")), body);
@@ -20,9 +22,14 @@ export function reviewPanel({ t, api, id, nameOfSide, show }) {
   let onlyMistakes = true;
 
   function start() {
-    clear(body).append(
-      h("p", { class: "muted" }, t("review.intro")),
-      h("p", {}, h("button", { type: "button", "data-testid": "analyse", onclick: load }, t("review.analyse"))));
+    clear(body).append(h("p", { class: "muted" }, t("review.intro")),
+      me ? h("p", {}, h("button", { type: "button", "data-testid": "analyse", onclick: load }, t("review.analyse")))
+        : loginFirst());
+  }
+
+  function loginFirst() {
+    return h("p", { "data-testid": "review-login" }, t("review.login"), " ",
+      h("a", { class: "button", href: "#/login" }, t("nav.login")));
   }
 
   async function load() {
@@ -30,8 +37,15 @@ export function reviewPanel({ t, api, id, nameOfSide, show }) {
     try {
       analysis = await api.get(`/api/games/${id}/analysis?plies=1`);
     } catch (error) {
-      clear(body).append(h("p", { class: "error", role: "alert" }, t("review.failed", { message: error.message })),
-        h("button", { type: "button", class: "secondary", onclick: load }, t("review.retry")));
+      if (error.status === 401) {  // the session ended meanwhile
+        clear(body).append(loginFirst());
+        return;
+      }
+      const why = error.code === "review_busy"
+        ? h("p", { class: "error", role: "alert", "data-testid": "review-busy" },
+          t("review.busy", { seconds: error.retryAfter ?? 30 }))
+        : h("p", { class: "error", role: "alert" }, t("review.failed", { message: error.message }));
+      clear(body).append(why, h("button", { type: "button", class: "secondary", onclick: load }, t("review.retry")));
       return;
     }
     render();

@@ -38,7 +38,7 @@ export async function mount(main, ctx) {
     h("label", { class: "check" }, autoConfirm, t("room.auto_confirm")));
   const title = h("h1", {}, t("room.loading"));
   const review = reviewPanel({
-    t, api: ctx.api, id, nameOfSide: (side) => nameOfSide(side),
+    t, api: ctx.api, id, me: ctx.me, nameOfSide: (side) => nameOfSide(side),
     show: (makers, at, onMove) => {
       room.replay = { frames: makers.map((make) => make(room.state)), at, onMove };
       renderReplay();
