@@ -11,6 +11,7 @@ new ones each run. ``--hypothesis-seed`` picks the examples either way.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from hypothesis import settings
 
@@ -24,3 +25,13 @@ IN_CI = bool(os.environ.get("CI")) or any(
 )
 settings.load_profile("sheshbesh-ci" if IN_CI else "sheshbesh")
 
+
+def pytest_ignore_collect(collection_path: Path) -> bool | None:
+    """Fixtures, not doctests: leave conftest.py files out of ``--doctest-modules``.
+
+    Collected as doctest modules, every conftest.py would be imported again under
+    the one name ``conftest``; with two test directories named on the command line
+    (``pytest tests/server tests/e2e``) both are loaded first, and the second
+    import finds the other file's module ("import file mismatch").
+    """
+    return True if collection_path.name == "conftest.py" else None
