@@ -242,6 +242,29 @@ def test_draughts_multi_capture_wins_the_game(people):
     ann.shot("room-draughts-finished")
 
 
+def test_a_picked_piece_stays_picked_while_the_opponent_leaves_and_comes_back(people):
+    """Frames that change nothing on the board (here presence) leave a half-made move alone."""
+    ann, bob = people().register("kim"), people().register("lou")
+    ann.page.evaluate(
+        "fetch('/api/requests', {method: 'POST', headers: {'Content-Type': 'application/json',"
+        " 'X-CSRF-Token': document.cookie.match(/csrf=([^;]+)/)[1]}, body: JSON.stringify("
+        "{variant: 'draughts', stake: 0, start: 'W:W37:B32,22'})})"
+    )
+    game = bob.accept_from("kim")
+    ann.page.wait_for_url(f"**/#/game/{game}")
+    ann.page.locator("[data-testid=board] .is-source").first.click()
+    target = ann.page.locator("[data-testid=board] .is-target")
+    assert target.count() == 1
+    bob.go("#/")  # his socket closes: ann's room hears that he left…
+    ann.page.wait_for_selector("[data-testid=room] .player .offline")
+    assert target.count() == 1
+    bob.go(f"#/game/{game}")  # …and that he is back
+    ann.page.wait_for_selector("[data-testid=room] .player .offline", state="detached")
+    assert target.count() == 1
+    target.click()
+    ann.page.wait_for_selector("[data-testid=result]:not([hidden])")
+
+
 def test_long_nardy_opening_head_rule(people):
     """LN-6: one checker leaves the head per turn (except 6-6, 4-4, 3-3 on the first)."""
     ann, bob = people().register("lena"), people().register("max")
