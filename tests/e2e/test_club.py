@@ -28,6 +28,8 @@ class Visitor:
         self.context = browser.new_context(viewport=viewport)
         self.page = self.context.new_page()
         self.base = base
+        self.name: str | None = None
+        """The username, once registered."""
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
@@ -36,6 +38,7 @@ class Visitor:
         self.page.goto(f"{self.base}/{hash_}")
 
     def register(self, name: str) -> Visitor:
+        self.name = name
         self.go("#/register")
         self.page.fill("input[name=username]", name)
         self.page.fill("input[name=password]", PASSWORD)
@@ -77,20 +80,59 @@ class Visitor:
         self.context.close()
 
 
+ROOM_AT = """([v, mine]) => { const r = document.querySelector('[data-testid=room]');
+  return r.dataset.v === String(v) && r.dataset.pending === 'false'
+    && (mine === null || r.dataset.mine === String(mine)); }"""
+"""The room shows the game at ``v``, nothing is being sent, and (unless None) its actions or not."""
+
+
+COUNT_SENT = """() => {
+  if (window.sentActions === undefined) {
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (data) {
+      if (JSON.parse(data).t === "action") window.sentActions += 1;
+      return send.call(this, data);
+    };
+  }
+  window.sentActions = 0;
+}"""
+"""Count the action frames the page sends from now on (in ``window.sentActions``)."""
+
+
+def state_of_game(visitor: Visitor) -> dict[str, Any]:
+    """The game the visitor's room shows, as the server has it now (a spectator's view)."""
+    game = visitor.page.url.rsplit("/", 1)[1]
+    return dict(visitor.page.evaluate(f"fetch('/api/games/{game}').then(r => r.json())"))
+
+
 def wait_for_turn(players: list[Visitor], timeout: float = 20_000) -> Visitor | None:
-    """The player whose page offers actions now (None once the game is over)."""
+    """The player whose page offers actions now (None once the game is over).
+
+    The server says who is to act at which sequence number; then that player's page is
+    awaited until it shows that state with its actions. When someone else is to act (a
+    bot), the pages are awaited until the game has moved on, and the server asked again.
+    """
     for player in players:
         player.page.wait_for_selector("[data-testid=room][data-v]")
-    deadline = timeout
-    while deadline > 0:
-        for player in players:
-            if player.room("finished") == "true":
-                return None
-            if player.room("mine") == "true" and player.room("pending") == "false":
-                return player
-        players[0].page.wait_for_timeout(40)
-        deadline -= 40 * len(players)
-    raise TimeoutError("nobody's page offers an action")
+    while True:
+        game = state_of_game(players[0])
+        seq, to_act = game["seq"], game["to_act"]
+        if game["status"] != "live":
+            for player in players:
+                player.page.wait_for_function(
+                    "() => document.querySelector('[data-testid=room]').dataset.finished"
+                    " === 'true'", timeout=timeout,
+                )  # fmt: skip
+            return None
+        name = None if to_act is None else game["players"][to_act]["username"]
+        mover = next((player for player in players if player.name == name), None)
+        if mover is not None:
+            mover.page.wait_for_function(ROOM_AT, arg=[seq, True], timeout=timeout)
+            return mover
+        players[0].page.wait_for_function(
+            "([v]) => Number(document.querySelector('[data-testid=room]').dataset.v) > v",
+            arg=[seq], timeout=timeout,
+        )  # fmt: skip
 
 
 def act_once(player: Visitor, rng: random.Random, choose: Any = None) -> None:
@@ -233,16 +275,48 @@ def test_draughts_multi_capture_wins_the_game(people):
     ann.page.wait_for_url(f"**/#/game/{game}")
     ann.page.wait_for_selector("[data-testid=board] .is-source")
     ann.shot("room-draughts-desktop")
+    before = ann.room("v")
     ann.page.locator("[data-testid=board] .is-source").first.click()
     for _ in range(3):  # the landing square, or each square of the route in turn
         ann.page.locator("[data-testid=board] .is-target").first.click()
-        if ann.room("finished") == "true" or ann.room("pending") == "true":
+        # One look at the page: the move went (sending, or already answered), or the
+        # route asks for its next square. Two looks could fall either side of the answer.
+        went = ann.page.wait_for_function(
+            "v => { const r = document.querySelector('[data-testid=room]');"
+            " if (r.dataset.pending === 'true' || r.dataset.v !== v) return 'sent';"
+            " return document.querySelector('[data-testid=board] .is-target') ? 'next' : false; }",
+            arg=before,
+        ).json_value()
+        if went == "sent":
             break
     ann.page.wait_for_selector("[data-testid=result]:not([hidden])")
     assert ann.me()["balance"] == 100_050 and bob.me()["balance"] == 99_950
     moves = ann.page.evaluate(f"fetch('/api/games/{game}').then(r => r.json())")["state"]["moves"]
     assert moves == ["37x28x17"]
     ann.shot("room-draughts-finished")
+
+
+def test_a_picked_piece_stays_picked_while_the_opponent_leaves_and_comes_back(people):
+    """Frames that change nothing on the board (here presence) leave a half-made move alone."""
+    ann, bob = people().register("kim"), people().register("lou")
+    ann.page.evaluate(
+        "fetch('/api/requests', {method: 'POST', headers: {'Content-Type': 'application/json',"
+        " 'X-CSRF-Token': document.cookie.match(/csrf=([^;]+)/)[1]}, body: JSON.stringify("
+        "{variant: 'draughts', stake: 0, start: 'W:W37:B32,22'})})"
+    )
+    game = bob.accept_from("kim")
+    ann.page.wait_for_url(f"**/#/game/{game}")
+    ann.page.locator("[data-testid=board] .is-source").first.click()
+    target = ann.page.locator("[data-testid=board] .is-target")
+    assert target.count() == 1
+    bob.go("#/")  # his socket closes: ann's room hears that he left…
+    ann.page.wait_for_selector("[data-testid=room] .player .offline")
+    assert target.count() == 1
+    bob.go(f"#/game/{game}")  # …and that he is back
+    ann.page.wait_for_selector("[data-testid=room] .player .offline", state="detached")
+    assert target.count() == 1
+    target.click()
+    ann.page.wait_for_selector("[data-testid=result]:not([hidden])")
 
 
 def test_long_nardy_opening_head_rule(people):
@@ -312,34 +386,35 @@ def test_a_double_click_on_confirm_sends_one_action_and_a_lost_socket_resyncs(pe
     game = bob.accept_from("gus")
     ann.page.wait_for_url(f"**/#/game/{game}")
     rng = random.Random(5)
-    for _ in range(40):  # until someone's turn is complete and Confirm is offered
+    for _ in range(40):  # until ann's turn is complete and Confirm is offered
         mover = wait_for_turn([ann, bob])
         assert mover is not None
         confirm = mover.page.locator("[data-testid=actions] button[data-action=confirm]")
-        if confirm.count():
-            before = int(mover.room("v"))
+        if mover is ann and confirm.count():
+            before = int(ann.room("v"))
+            ann.page.evaluate(COUNT_SENT)
             confirm.dblclick()
-            mover.page.wait_for_function(
+            # Both clicks' handlers have run: what the page sent is counted, nothing in flight.
+            assert ann.page.evaluate("() => window.sentActions") == 1
+            ann.page.wait_for_function(
                 "([v]) => Number(document.querySelector('[data-testid=room]').dataset.v) > v",
                 arg=[before],
             )
-            mover.page.wait_for_timeout(300)
-            record = mover.page.evaluate(f"fetch('/api/games/{game}/record').then(r => r.json())")
-            confirmed = [e for e in record["events"] if e["type"] == "played"]
-            assert len(confirmed) == len({e["seq"] for e in confirmed})
             break
         act_once(mover, rng, lambda kinds: "roll" if "roll" in kinds else None)
-    # The connection drops; the page says so, reconnects and catches up.
+    else:
+        raise AssertionError("ann never had a Confirm to click")
+    # The connection drops; the page says so while bob plays on, reconnects and catches up.
+    assert wait_for_turn([ann, bob]) is bob
     assert routes
     routes[-1].close(code=4000, reason="cut by the test")
     ann.page.wait_for_selector("#banner:not([hidden])", timeout=20_000)
-    if bob.room("mine") == "true":  # the game goes on while ann is away
-        act_once(bob, rng)
+    act_once(bob, rng)
     ann.page.wait_for_selector("#banner", state="hidden", timeout=30_000)
     assert len(routes) >= 2
-    bob.page.wait_for_function(
-        "v => document.querySelector('[data-testid=room]').dataset.v === v", arg=ann.room("v")
-    )
+    seq = state_of_game(bob)["seq"]
+    for visitor in (ann, bob):
+        visitor.page.wait_for_function(ROOM_AT, arg=[seq, None])
 
 
 def test_room_and_profile_screenshots_at_both_sizes(people):

@@ -146,6 +146,8 @@ class GameSocket:
         self.errors: list[dict[str, Any]] = []
         self.frames: list[dict[str, Any]] = []
         self.presence: list[dict[str, Any]] = []
+        self.pings = self.pongs = 0
+        """Ping frames sent and pongs read: a pong answers the latest ping only when they match."""
         if player is not None:
             player.sockets.append(self)
 
@@ -176,6 +178,8 @@ class GameSocket:
             self.errors.append(frame["d"])
         elif kind == "presence":
             self.presence.append(frame["d"])
+        elif kind == "pong":
+            self.pongs += 1
         return dict(frame)
 
     def until(self, predicate: Any, timeout: float = 15) -> dict[str, Any]:
@@ -193,9 +197,18 @@ class GameSocket:
         self.ws.send(text)
         with contextlib.suppress(ValueError, TypeError, AttributeError):
             sent = json.loads(text)
+            if sent.get("t") == "ping":
+                self.pings += 1  # the server answers each one, even one the fuzz sends
             v = sent["v"] if sent.get("t") == "sync" else None
             if type(v) is int and 0 <= v <= self.v:
                 self.v = v  # the server sends every event after v again
+
+    def round_trip(self, timeout: float = 15) -> dict[str, Any]:
+        """Ping, and read up to the pong that answers it: then every frame the server
+        sent before it has been read, whatever earlier frames (a ping among them) asked for.
+        """
+        self.send({"t": "ping"})
+        return self.until(lambda f: f["t"] == "pong" and self.pongs == self.pings, timeout)
 
     def act(self, action: dict[str, Any], v: int | None = None) -> dict[str, Any]:
         """Send an action at the current ``v``; return the error, or the new state frame.

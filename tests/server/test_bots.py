@@ -38,12 +38,29 @@ TEST_ROSTER = (
 """``Broken`` claims draughts but its engine plays race games only: it always refuses."""
 
 
+class Clock:
+    """The club's time, moved on by the test (the bots' delays are real seconds still)."""
+
+    def __init__(self) -> None:
+        self.at = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.at
+
+
 @pytest.fixture
-def bot_club(club_settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[RunningClub]:
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def bot_club(
+    club_settings: Settings, monkeypatch: pytest.MonkeyPatch, clock: Clock
+) -> Iterator[RunningClub]:
     monkeypatch.setattr(club_bots, "ROSTER", TEST_ROSTER)
     settings = dataclasses.replace(club_settings, bot_delay=0.0, bot_patience=0.3,
                                    review_workers=1, review_queue=2)  # fmt: skip
-    with RunningClub(settings) as running:
+    with RunningClub(settings, now=clock) as running:
         yield running
 
 
@@ -134,10 +151,17 @@ def test_a_public_request_that_allows_bots_is_taken_after_the_patience(bot_club,
     assert all(r["id"] != offer["id"] for r in ann.get("/api/requests").json())
 
 
+def bots_have_had_their_chance(owner: Player) -> None:
+    """Post a request a bot takes, and wait until one has: the bots' patience, and the
+    decisions on every request posted before it, are over (a wait on what they do)."""
+    control = owner.offer(variant="backgammon", stake=1, bots=True)
+    game_of(owner, control["id"])
+
+
 def test_a_request_without_bots_waits_for_a_person(bot_club, player):
     ann = player("ann")
     offer = ann.offer(variant="backgammon", stake=20)
-    time.sleep(1.0)  # three times the bots' patience
+    bots_have_had_their_chance(ann)
     assert [r["id"] for r in ann.get("/api/requests").json()] == [offer["id"]]
 
 
@@ -145,7 +169,7 @@ def test_a_bot_takes_only_what_its_policy_allows(bot_club, player):
     ann = player("ann")
     too_rich = ann.offer(variant="backgammon", stake=501, bots=True)
     unknown = ann.offer(variant="jacquet", stake=1, bots=True)
-    time.sleep(1.0)
+    bots_have_had_their_chance(ann)
     open_ids = {r["id"] for r in ann.get("/api/requests").json()}
     assert {too_rich["id"], unknown["id"]} <= open_ids
 
@@ -210,7 +234,7 @@ def test_analysis_waits_for_the_end_and_covers_gnubgs_games_only(bot_club, playe
     assert ann.get("/api/games/nosuchgame/analysis").status_code == 404
 
 
-def test_a_bot_that_cannot_play_leaves_the_round_running(bot_club, player):
+def test_a_bot_that_cannot_play_leaves_the_round_running(bot_club, player, clock, caplog):
     """Issue 7: a typed bot error does not stop the round; the bot's clock runs (PL-7)."""
     ann = player("ann")
     offer = ann.offer(variant="draughts", stake=0, opponent="Broken", clock="fischer 1m + 0s")
@@ -219,11 +243,16 @@ def test_a_bot_that_cannot_play_leaves_the_round_running(bot_club, player):
     sock.until(lambda f: f["t"] == "snapshot")
     play_one = next(a for a in sock.legal or [] if a["type"] == "move")
     sock.act(play_one)  # now the bot must move, and cannot
-    time.sleep(1.0)
+    wait_for(lambda: any(  # the bot's typed error, logged as the round runs on
+        record.name == club_bots.__name__ and record.levelname == "WARNING"
+        and game_id in record.getMessage()
+        for record in caplog.records
+    ))  # fmt: skip
+    clock.at += 5
     snapshot = ann.watch(game_id).until(lambda f: f["t"] == "snapshot")
     assert snapshot["d"]["status"] == "live" and snapshot["d"]["to_act"] == 1
-    clock = snapshot["d"]["clock"]
-    assert clock["running"] == 1 and clock["black"] < 59
+    shown = snapshot["d"]["clock"]
+    assert shown["running"] == 1 and shown["black"] == 55
 
 
 @pytest.mark.parametrize(

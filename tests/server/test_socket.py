@@ -170,8 +170,7 @@ def test_fuzzed_frames_never_break_the_round(fuzz_game, frame):
     """
     for sock in fuzz_game:
         sock.send(frame)
-        sock.send({"t": "ping"})
-        sock.until(lambda f: f["t"] == "pong")
+        sock.round_trip()  # not the first pong: the fuzzed frame may be a ping too
         assert all(error["error"] != "internal" for error in sock.errors)
 
 

@@ -117,6 +117,7 @@ export async function mount(main, ctx) {
   }
 
   let boardLoading = null;
+  let drawn = {};  // what room.board was last given to draw (its update's argument)
   function ensureBoard() {
     if (!room.state) return Promise.resolve();
     if (!boardLoading) {
@@ -309,7 +310,13 @@ export async function mount(main, ctx) {
     renderResult();
     review.update(s.variant, over);
     const shown = room.replay ? room.replay.frames[room.replay.at] : s;
-    if (room.board) room.board.update({ state: shown, legal: room.replay ? null : room.legal, you: room.you });
+    const legal = room.replay ? null : room.legal;
+    // Redraw the board only for what it shows: a redraw drops a picked piece or a drag, and
+    // frames such as presence, a clock or a refusal come at any moment of a move.
+    if (room.board && (shown !== drawn.state || legal !== drawn.legal || room.you !== drawn.you)) {
+      drawn = { state: shown, legal, you: room.you };
+      room.board.update(drawn);
+    }
   }
 
   function maybeAutoAct() {
