@@ -26,6 +26,8 @@ class Settings:
     """``strong`` (argon2id, RFC 9106 low-memory profile) or ``fast`` (tests and benches only)."""
     max_frame: int = 4096
     """The largest WebSocket frame a client may send, in bytes."""
+    max_body: int = 64 * 1024
+    """The largest HTTP request body, in bytes (413 above it; 0: no limit)."""
     max_stake: int = 10**9
     bots: bool = True
     """Create the club's bot accounts and let them play (``SHESHBESH_BOTS=0``: no bots)."""
@@ -57,6 +59,8 @@ class Settings:
         for name in ("bot_delay", "bot_patience"):
             if env.get(f"SHESHBESH_{name.upper()}"):
                 values[name] = float(env[f"SHESHBESH_{name.upper()}"])
+        if env.get("SHESHBESH_MAX_BODY"):
+            values["max_body"] = int(env["SHESHBESH_MAX_BODY"])
         if env.get("SHESHBESH_BOT_WORKERS"):
             values["bot_workers"] = int(env["SHESHBESH_BOT_WORKERS"])
         values.update({k: v for k, v in overrides.items() if v is not None})
