@@ -7,6 +7,7 @@ the payout multipliers always sum to zero.
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 import pytest
@@ -14,8 +15,10 @@ from dice_sources import SeededDice
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sheshbesh.games.race import RACE_VARIANTS
+from sheshbesh.games.errors import GameError
+from sheshbesh.games.race import RACE_VARIANTS, Side
 from sheshbesh.play import actions as act
+from sheshbesh.play.errors import PlayError
 from sheshbesh.play.options import RaceOptions
 from sheshbesh.play.race import Phase, RaceGame, replay
 
@@ -93,3 +96,39 @@ def test_random_games_end_validly_and_replay_exactly(variant: str, seed: int) ->
         assert result.level in game.rules.levels or result.reason == "BF-15"
         assert result.points == result.level * result.cube
     assert replay(created, log) == game
+
+
+def off_menu(game: RaceGame) -> list[act.Action]:
+    """Every kind of action, from both sides, that the menu does not list now."""
+    legal = set(game.legal_actions())
+    made: list[act.Action] = []
+    for side in Side:
+        made += [
+            act.Roll(side), act.Undo(side), act.Confirm(side), act.Double(side),
+            act.Take(side), act.Drop(side), act.Beaver(side), act.AcceptResign(side),
+            act.DeclineResign(side), act.Move(side, 13, 7), act.Move(side, 25, 30, 9),
+            act.PlayText(side, "13/7 8/7"), act.PlayText(side, "bar/99"),
+            *(act.Resign(side, level) for level in (0, 1, 2, 3, 9)),
+        ]  # fmt: skip
+    return [action for action in made if action not in legal]
+
+
+@pytest.mark.parametrize("variant", sorted(RACE_VARIANTS))
+@settings(max_examples=2, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_actions_off_the_menu_raise_typed_errors_in_every_phase(variant: str, seed: int) -> None:
+    """Issue 16: an action the menu does not offer is a typed refusal (``PlayError`` or the
+    rules' ``GameError``), never an assertion or a lookup failing inside the game."""
+    rng = random.Random(seed)
+    game, _ = RaceGame.create(variant, options_for(variant, rng))
+    dice = SeededDice(seed)
+    phases = set()
+    for _ in range(MAX_ACTIONS):
+        if game.finished:
+            break
+        phases.add(game.phase)
+        for action in off_menu(game):
+            with contextlib.suppress(PlayError, GameError):
+                game.apply(action, dice)
+        game = game.apply(pick(game.legal_actions(), rng), dice).game
+    assert phases >= {Phase.ROLL, Phase.MOVE}

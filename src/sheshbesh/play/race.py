@@ -559,7 +559,8 @@ class _Decider:
 
     def on_resign_answer(self, action: act.AcceptResign | act.DeclineResign) -> None:
         game = self.game
-        assert game.resign_offer is not None
+        if game.resign_offer is None:
+            raise IllegalAction("there is no resignation offer to answer (BF-15)")
         resigner, level = game.resign_offer
         if isinstance(action, act.AcceptResign):
             self.emit({"type": "resign_accepted", "side": action.side.letter})

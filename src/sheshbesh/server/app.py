@@ -110,6 +110,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.add_middleware(CsrfMiddleware, secure=settings.secure_cookies)
+    app.add_middleware(web.BodyLimit, limit=settings.max_body)
     app.add_middleware(web.SecurityHeaders)
     for router in (
         auth.router,

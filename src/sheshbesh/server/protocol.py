@@ -2,9 +2,9 @@
 
 Every frame is a JSON object ``{"t": type, "v": seq, "d": data}``; ``v`` is the
 game's sequence number where it matters. Client frames are parsed here into
-:data:`ClientMsg` values, and anything else (too long, not JSON, unknown type,
-wrong fields) becomes a :class:`BadFrame` whose message the client receives in
-an ``error`` frame while the socket stays open.
+:data:`ClientMsg` values, and anything else (too long, nested too deep, not
+JSON, unknown type, wrong fields) becomes a :class:`BadFrame` whose message the
+client receives in an ``error`` frame while the socket stays open.
 """
 
 from __future__ import annotations
@@ -12,6 +12,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from typing import Any
+
+MAX_DEPTH = 8
+"""How deep arrays and objects may nest in a client frame (an action needs 2)."""
 
 
 class BadFrame(ValueError):
@@ -66,13 +69,22 @@ def parse_client(text: str | bytes, max_size: int) -> ClientMsg:
     sheshbesh.server.protocol.BadFrame: unknown frame type 5; expected action, sync, ping or chat
     >>> parse_client('{"t": "chat", "room": "players", "text": "gl hf"}', 4096)
     ChatMsg(room='players', text='gl hf')
+    >>> parse_client("[" * 1000 + "]" * 1000, 4096)
+    Traceback (most recent call last):
+    ...
+    sheshbesh.server.protocol.BadFrame: a frame nests arrays or objects too deep (at most 8)
     """
     if len(text) > max_size:
         raise BadFrame(f"frame of {len(text)} bytes is over the limit of {max_size}")
+    too_deep = f"a frame nests arrays or objects too deep (at most {MAX_DEPTH})"
     try:
         frame = json.loads(text)
+    except RecursionError:
+        raise BadFrame(too_deep) from None
     except (ValueError, UnicodeDecodeError) as error:
         raise BadFrame(f"a frame is one JSON object: {error}") from None
+    if _deeper_than(frame, MAX_DEPTH):
+        raise BadFrame(too_deep)
     if not isinstance(frame, dict):
         raise BadFrame("a frame is a JSON object with 't'")
     kind = frame.get("t")
@@ -88,6 +100,20 @@ def parse_client(text: str | bytes, max_size: int) -> ClientMsg:
     if kind == "chat":
         return _chat(frame)
     raise BadFrame(f"unknown frame type {kind!r}; expected action, sync, ping or chat")
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether arrays and objects nest more than ``limit`` deep (no recursion: any depth)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = (
+            item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        )
+        if children and depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 def _chat(frame: dict[str, Any]) -> ChatMsg:

@@ -26,6 +26,8 @@ class Settings:
     """``strong`` (argon2id, RFC 9106 low-memory profile) or ``fast`` (tests and benches only)."""
     max_frame: int = 4096
     """The largest WebSocket frame a client may send, in bytes."""
+    max_body: int = 64 * 1024
+    """The largest HTTP request body, in bytes (413 above it; 0: no limit)."""
     max_stake: int = 10**9
     bots: bool = True
     """Create the club's bot accounts and let them play (``SHESHBESH_BOTS=0``: no bots)."""
@@ -61,7 +63,7 @@ class Settings:
         for name in ("bot_delay", "bot_patience"):
             if env.get(f"SHESHBESH_{name.upper()}"):
                 values[name] = float(env[f"SHESHBESH_{name.upper()}"])
-        for name in ("bot_workers", "review_workers", "review_queue"):
+        for name in ("bot_workers", "review_workers", "review_queue", "max_body"):
             if env.get(f"SHESHBESH_{name.upper()}"):
                 values[name] = int(env[f"SHESHBESH_{name.upper()}"])
         values.update({k: v for k, v in overrides.items() if v is not None})

@@ -41,6 +41,7 @@ from sheshbesh.server.protocol import (
     frame,
     parse_client,
 )
+from sheshbesh.server.repeats import Repeats
 from sheshbesh.store.models import User
 
 from .round import Round, events_after, rounds_of
@@ -202,6 +203,16 @@ def _since(ws: WebSocket) -> int | None:
 
 
 async def _read(club: Club, round_: Round, socket: Socket, user: User | None) -> None:
+    repeats = Repeats(log)
+    try:
+        await _read_frames(club, round_, socket, user, repeats)
+    finally:
+        repeats.flush()
+
+
+async def _read_frames(
+    club: Club, round_: Round, socket: Socket, user: User | None, repeats: Repeats
+) -> None:
     user_id = None if user is None else user.id
     limit = club.settings.max_frame
     while True:
@@ -236,13 +247,22 @@ async def _read(club: Club, round_: Round, socket: Socket, user: User | None) ->
             try:
                 await round_.act(user_id, msg.seen, msg.data)
             except Exception as error:  # every refusal is a clear error frame
-                try:
-                    refusal = as_api_error(error)
-                except Exception:
-                    log.exception("round %s: action failed", round_.id)
-                    refusal = ApiError("the server failed on this action", status=500,
-                                       code="internal")  # fmt: skip
-                _put(socket, error_frame(refusal.code, refusal.message, "action"))
+                _put(socket, _refusal(round_, socket, msg, error, repeats))
+
+
+def _refusal(round_: Round, socket: Socket, msg: ActionMsg, error: Exception,
+             repeats: Repeats) -> str:  # fmt: skip
+    """The error frame for a refused action, logged (a run of the same refusal, once)."""
+    kind = str(msg.data.get("type"))[:20]
+    who = f"game {round_.id} seat {socket.seat}: {kind}"
+    try:
+        refusal = as_api_error(error)
+    except Exception:
+        repeats.log(logging.ERROR, f"{who} failed: {error!r}", exc_info=True)
+        refusal = ApiError("the server failed on this action", status=500, code="internal")
+    else:
+        repeats.log(logging.INFO, f"{who} refused ({refusal.code}): {refusal.message}")
+    return error_frame(refusal.code, refusal.message, "action")
 
 
 def _put(socket: Socket, item: Item) -> None:

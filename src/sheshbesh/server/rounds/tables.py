@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from sheshbesh.games.race import Side
 from sheshbesh.play import actions as act
 from sheshbesh.play import draughts as dr
 from sheshbesh.play.clock import Clock
 from sheshbesh.play.clocking import clock_after
+from sheshbesh.play.errors import IllegalAction, NotYourTurn
 from sheshbesh.play.match import Match, replay_match
 from sheshbesh.play.options import RaceOptions
 from sheshbesh.play.race import Event, Phase, RaceGame, replay
@@ -89,10 +90,45 @@ class Table:
         """The actions open to the side to act, as frames a client may send."""
         raise NotImplementedError
 
+    def offered(self, side: Side) -> frozenset[str]:
+        """The action types the game's menu offers ``side`` now (an answer to an offer
+        included, whoever is to move)."""
+        return frozenset(
+            self.type_of(action)
+            for action in self.state.legal_actions()
+            if not _server(action) and action.side is side
+        )
+
+    def type_of(self, action: Any) -> str:
+        raise NotImplementedError
+
     # --- acting -------------------------------------------------------------------
 
+    actions: ClassVar[dict[str, Callable[[Side, dict[str, Any]], Any]]] = {}
+    """Each action type a client may send, read from the frame's fields."""
+    refusals: ClassVar[dict[str, str]] = {}
+    """Why the menu does not offer an action type (the common reason, with its rule)."""
+
     def parse(self, data: Any, side: Side) -> Any:
-        raise NotImplementedError
+        """The action a client's frame asks for, if the menu offers ``side`` its type now.
+
+        Malformed fields are a :class:`BadAction`; a well-formed action the menu does
+        not offer is refused here, as ``NotYourTurn`` (nothing is offered to the side)
+        or ``IllegalAction``, so it never reaches the game (issue 16). An offered type
+        goes on to the game, which checks the details (the step, the level…).
+        """
+        kind = _kind(data)
+        if kind not in self.actions:
+            raise BadAction(f"unknown action {kind!r}; one of: {', '.join(self.actions)}")
+        action = self.actions[kind](side, data)
+        offered = self.offered(side)
+        if kind in offered:
+            return action
+        if not offered or side is not self.to_act:
+            waiting = "nobody" if self.to_act is None else self.to_act.name.lower()
+            raise NotYourTurn(f"{side.name.lower()} cannot {kind} now: waiting for {waiting}")
+        why = self.refusals.get(kind, f"{kind} is not possible now")
+        raise IllegalAction(f"{why}; you may: {', '.join(sorted(offered))}")
 
     def step(self, action: Any, dice: act.DiceSource | None) -> tuple[Any, tuple[Event, ...]]:
         raise NotImplementedError
@@ -150,6 +186,28 @@ RACE_ACTIONS: dict[str, Callable[[Side, dict[str, Any]], act.Action]] = {
 }
 
 
+RACE_TYPES: dict[type, str] = {
+    act.Roll: "roll", act.Move: "move", act.Undo: "undo", act.Confirm: "confirm",
+    act.PlayText: "play", act.Double: "double", act.Take: "take", act.Drop: "drop",
+    act.Beaver: "beaver", act.Resign: "resign", act.AcceptResign: "accept_resign",
+    act.DeclineResign: "decline_resign",
+}  # fmt: skip
+RACE_REFUSALS = {
+    "roll": "you roll at the start of your turn",
+    "move": "there is no step to enter now",
+    "undo": "there is no step to take back",
+    "confirm": "there is no complete play to confirm",
+    "play": "there are no dice to play now",
+    "double": "you may not double now (BG-11, BG-13, BG-14, BG-19)",
+    "take": "there is no double to take (BG-12)",
+    "drop": "there is no double to drop (BG-12)",
+    "beaver": "you may not beaver now (BG-16)",
+    "resign": "you may offer to resign once per turn, on your turn (BF-15)",
+    "accept_resign": "there is no resignation offer to answer (BF-15)",
+    "decline_resign": "there is no resignation offer to answer (BF-15)",
+}
+
+
 def race_action_json(action: act.Action) -> dict[str, Any]:
     """The frame a client sends for ``action`` (the inverse of :meth:`RaceTable.parse`)."""
     if isinstance(action, act.Move):
@@ -159,18 +217,15 @@ def race_action_json(action: act.Action) -> dict[str, Any]:
         return frame
     if isinstance(action, act.Resign):
         return {"type": "resign", "level": action.level}
-    names = {
-        act.Roll: "roll", act.Undo: "undo", act.Confirm: "confirm", act.Double: "double",
-        act.Take: "take", act.Drop: "drop", act.Beaver: "beaver",
-        act.AcceptResign: "accept_resign", act.DeclineResign: "decline_resign",
-    }  # fmt: skip
-    return {"type": names[type(action)]}
+    return {"type": RACE_TYPES[type(action)]}
 
 
 class RaceTable(Table):
     """One money game of a race variant (a :class:`RaceGame`)."""
 
     kind = "race"
+    actions = RACE_ACTIONS
+    refusals = RACE_REFUSALS
 
     @classmethod
     def create(cls, variant: str, options: RaceOptions, commit: str) -> tuple[Table, Event]:
@@ -193,12 +248,12 @@ class RaceTable(Table):
         cube = game.cube.value * (2 if game.phase is Phase.DOUBLED else 1)
         return exposure(game.rules, game.options, cube)
 
-    def parse(self, data: Any, side: Side) -> act.Action:
-        kind = _kind(data)
-        if kind not in RACE_ACTIONS:
-            raise BadAction(f"unknown action {kind!r}; one of: {', '.join(RACE_ACTIONS)}")
-        action: act.Action = RACE_ACTIONS[kind](side, data)
-        return action
+    def offered(self, side: Side) -> frozenset[str]:
+        offered = super().offered(side)
+        return offered | {"play"} if "move" in offered else offered  # a whole play at once
+
+    def type_of(self, action: Any) -> str:
+        return RACE_TYPES[type(action)]
 
     def step(self, action: Any, dice: act.DiceSource | None) -> tuple[Any, tuple[Event, ...]]:
         step = self.state.apply(action, dice)
@@ -303,8 +358,23 @@ DRAUGHTS_ACTIONS: dict[str, Callable[[Side, dict[str, Any]], Any]] = {
 }
 
 
+DRAUGHTS_TYPES: dict[type, str] = {
+    dr.MoveAction: "move", dr.OfferDraw: "offer_draw", dr.AcceptDraw: "accept_draw",
+    dr.DeclineDraw: "decline_draw", act.Resign: "resign",
+}  # fmt: skip
+DRAUGHTS_REFUSALS = {
+    "move": "there is no move to make now",
+    "offer_draw": "a draw may be offered on one's turn, once, after 40 moves each (DR-19)",
+    "accept_draw": "there is no draw offer to answer (DR-19)",
+    "decline_draw": "there is no draw offer to answer (DR-19)",
+    "resign": "you resign on your turn (DR-13)",
+}
+
+
 class DraughtsTable(Table):
     kind = "draughts"
+    actions = DRAUGHTS_ACTIONS
+    refusals = DRAUGHTS_REFUSALS
 
     @classmethod
     def create(cls, options: dr.DraughtsOptions) -> tuple[Table, Event]:
@@ -315,11 +385,8 @@ class DraughtsTable(Table):
     def replay(cls, created: Event, events: list[Event]) -> Table:
         return cls(dr.replay(created, events))
 
-    def parse(self, data: Any, side: Side) -> Any:
-        kind = _kind(data)
-        if kind not in DRAUGHTS_ACTIONS:
-            raise BadAction(f"unknown action {kind!r}; one of: {', '.join(DRAUGHTS_ACTIONS)}")
-        return DRAUGHTS_ACTIONS[kind](side, data)
+    def type_of(self, action: Any) -> str:
+        return DRAUGHTS_TYPES[type(action)]
 
     def step(self, action: Any, dice: act.DiceSource | None) -> tuple[Any, tuple[Event, ...]]:
         step = self.state.apply(action)
