@@ -90,7 +90,8 @@ class Server:
 
     def __enter__(self) -> Server:
         env = dict(os.environ)
-        env.update(SHESHBESH_PASSWORD_PROFILE="fast", SHESHBESH_ABANDON_GRACE="600")
+        env.update(SHESHBESH_PASSWORD_PROFILE="fast", SHESHBESH_ABANDON_GRACE="600",
+                   SHESHBESH_SIGNUP_LIMITS="off", SHESHBESH_YOUNG_STAKE="off")  # fmt: skip
         paths = [*filter(None, [env.get("PYTHONPATH")]), str(ROOT / "src")]  # the caller's first
         env["PYTHONPATH"] = os.pathsep.join(paths)
         command = [sys.executable, "-m", "sheshbesh.cli", "serve", "--db", str(self.db),

@@ -232,18 +232,24 @@ def _moderate(args: argparse.Namespace) -> int:
     import json
     import time
 
-    from sheshbesh.server.accounts.moderation import Moderation, moderate
+    from sheshbesh.server.accounts.moderation import Moderation, flagged_reports, moderate
     from sheshbesh.server.settings import Settings
     from sheshbesh.store.db import Database
 
-    action = Moderation(close=args.close, reopen=args.reopen, mute_minutes=args.mute,
-                        unmute=args.unmute).check()  # fmt: skip
+    if args.reports == (args.username is not None):
+        raise ValueError("moderate takes a USERNAME and an action, or --reports alone")
+    action = None
+    if not args.reports:
+        action = Moderation(close=args.close, reopen=args.reopen, mute_minutes=args.mute,
+                            unmute=args.unmute).check()  # fmt: skip
     settings = Settings.from_env(database_url=args.db)
 
     async def run() -> dict[str, object]:
         db = Database(settings.database_url)
         try:
             await db.migrate()
+            if action is None:
+                return {"reports": await flagged_reports(db)}
             return await moderate(db, args.username, action, time.time())
         finally:
             await db.close()
@@ -297,8 +303,10 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     serve.add_argument("--redis", default=None, help="Redis URL (default: $REDIS_URL; none)")
 
-    moderate = commands.add_parser("moderate", help="close, reopen or mute an account")
-    moderate.add_argument("username")
+    moderate = commands.add_parser(
+        "moderate", help="close, reopen or mute an account; read the club's reports"
+    )
+    moderate.add_argument("username", nargs="?")
     moderate.add_argument("--db", default=None, help="as for serve")
     chosen = moderate.add_mutually_exclusive_group(required=True)
     chosen.add_argument(
@@ -307,6 +315,9 @@ def build_parser() -> argparse.ArgumentParser:
     chosen.add_argument("--reopen", action="store_true")
     chosen.add_argument("--mute", type=int, metavar="MINUTES", help="refuse its chat lines")
     chosen.add_argument("--unmute", action="store_true")
+    chosen.add_argument(
+        "--reports", action="store_true", help="list the flagged reports (no USERNAME)"
+    )
 
     perft = commands.add_parser("perft", help="count move-tree leaves (draughts)")
     perft.add_argument("game", choices=["draughts"])

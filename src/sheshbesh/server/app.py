@@ -33,7 +33,7 @@ from sheshbesh.server.notify import notes as notify
 from sheshbesh.server.relations import friends, presence, profiles
 from sheshbesh.server.rounds import channel, spectate
 from sheshbesh.server.rounds.round import Rounds
-from sheshbesh.server.standings import aftermath
+from sheshbesh.server.standings import aftermath, farming
 from sheshbesh.store.db import Database
 from sheshbesh.store.models import Account
 from sheshbesh.web import STATIC
@@ -52,6 +52,7 @@ def subscribe(club: Club) -> None:
     pushed, presence refreshed, the lobby told, then a bot may think.
     """
     aftermath.subscribe(club)
+    farming.subscribe(club)
     notify.subscribe(club)
     presence.subscribe(club)
     lobby_socket.subscribe(club)

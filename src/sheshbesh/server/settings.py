@@ -7,6 +7,27 @@ import os
 import secrets
 from dataclasses import dataclass, field
 
+OFF = ("0", "off", "false", "none")
+
+
+def parse_limits(text: str) -> tuple[tuple[int, float], ...]:
+    """``"5/600,75/86400"`` as ((5, 600.0), (75, 86400.0)); ``off``: no limit.
+
+    >>> parse_limits("5/600, 75/86400")
+    ((5, 600.0), (75, 86400.0))
+    >>> parse_limits("off")
+    ()
+    """
+    if text.strip().lower() in OFF:
+        return ()
+    pairs = []
+    for part in text.split(","):
+        count, _, seconds = part.strip().partition("/")
+        if not count.isdigit() or not seconds:
+            raise ValueError(f"a limit is COUNT/SECONDS, e.g. 5/600, not {part.strip()!r}")
+        pairs.append((int(count), float(seconds)))
+    return tuple(pairs)
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:
@@ -27,6 +48,20 @@ class Settings:
     max_frame: int = 4096
     """The largest WebSocket frame a client may send, in bytes."""
     max_stake: int = 10**9
+    signup_limits: tuple[tuple[int, float], ...] = ((5, 600.0), (75, 86400.0))
+    """Registrations per address: at most N in any window of so many seconds, for each
+    pair (lichess's 10 per 10 minutes and 150 a day, at the double cost it charges a
+    signup without a captcha). ``()``: no limit (``SHESHBESH_SIGNUP_LIMITS=off``)."""
+    young_days: float = 1.0
+    young_games: int = 5
+    young_stake: int | None = 1000
+    """An account younger than ``young_days`` or with fewer than ``young_games`` finished
+    games holds at most this much FUN in one game's escrow (bots exempt; None: no cap,
+    ``SHESHBESH_YOUNG_STAKE=off``)."""
+    farm_losers: int = 3
+    farm_window: float = 7 * 86400.0
+    """A moderation report flags a player to whom this many young accounts lost FUN
+    within this many seconds (``sheshbesh moderate --reports``)."""
     bots: bool = True
     """Create the club's bot accounts and let them play (``SHESHBESH_BOTS=0``: no bots)."""
     bot_delay: float = 0.7
@@ -64,5 +99,10 @@ class Settings:
         for name in ("bot_workers", "review_workers", "review_queue"):
             if env.get(f"SHESHBESH_{name.upper()}"):
                 values[name] = int(env[f"SHESHBESH_{name.upper()}"])
+        if env.get("SHESHBESH_SIGNUP_LIMITS"):
+            values["signup_limits"] = parse_limits(env["SHESHBESH_SIGNUP_LIMITS"])
+        if env.get("SHESHBESH_YOUNG_STAKE"):
+            stake = env["SHESHBESH_YOUNG_STAKE"]
+            values["young_stake"] = None if stake in OFF else int(stake)
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]

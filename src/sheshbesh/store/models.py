@@ -316,3 +316,36 @@ class GameReview(Base):
     plies: Mapped[int] = mapped_column(Integer, primary_key=True)
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[float] = mapped_column(Float)
+
+
+# --- abuse (issue 16) -----------------------------------------------------------------
+
+
+class Signup(Base):
+    """One registration and the address it came from: what the signup limit counts."""
+
+    __tablename__ = "signups"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    address: Mapped[str] = mapped_column(String(64), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    at: Mapped[float] = mapped_column(Float, index=True)
+
+
+class Report(Base):
+    """A pattern the club noticed and an operator should look at (``moderate --reports``).
+
+    One row per kind and suspect; ``detail`` keeps the evidence (for ``farming``:
+    the young accounts that lost FUN to the suspect, with their games).
+    """
+
+    __tablename__ = "reports"
+    __table_args__ = (UniqueConstraint("kind", "suspect_id", name="one_report_per_suspect"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    suspect_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[float] = mapped_column(Float)
+    flagged_at: Mapped[float | None] = mapped_column(Float)
+    """When the evidence first reached the threshold (None: watched, not yet shown)."""

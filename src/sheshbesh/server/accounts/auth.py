@@ -26,6 +26,7 @@ from sheshbesh.server.errors import ApiError, Conflict, TooMany
 from sheshbesh.store import ledger
 from sheshbesh.store.models import LoginAttempt, Session, User
 
+from . import trust
 from .sessions import SESSION_COOKIE, me_json, require_user, token_hash, user_of
 
 router = APIRouter(prefix="/api", tags=["accounts"])
@@ -79,13 +80,21 @@ def hasher(club: Club) -> PasswordHasher:
 
 @router.post("/register", status_code=201)
 async def register(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
-    """Create an account with the welcome grant of 100 000 FUN, and log it in."""
+    """Create an account with the welcome grant of 100 000 FUN, and log it in.
+
+    At most so many accounts per address in each window (``signup_limits``): 429
+    with ``Retry-After`` beyond, before anything is hashed or written.
+    """
     club = club_of(request)
     name = check_username(body.username)
     password = check_password(body.password)
+    address = trust.address_of(request)
+    async with club.db.read() as session:  # before the costly hash
+        await trust.check_signup(club, session, address, club.now())
     digest = await asyncio.to_thread(hasher(club).hash, password)
     try:
         async with club.db.transaction() as session:
+            await trust.check_signup(club, session, address, club.now())
             user = User(
                 username=name,
                 username_key=name.lower(),
@@ -100,6 +109,7 @@ async def register(body: Credentials, request: Request, response: Response) -> d
             await ledger.transfer(
                 session, "grant", [(grants, -ledger.GRANT), (wallet, ledger.GRANT)], now=club.now()
             )
+            await trust.record_signup(club, session, address, user.id, club.now())
             token = await _open_session(club, session, user)
             me = await me_json(club, session, user)
     except IntegrityError:

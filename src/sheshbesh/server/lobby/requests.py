@@ -26,6 +26,7 @@ from sheshbesh.play.clock import InvalidTimeControl, TimeControl
 from sheshbesh.play.draughts import DraughtsOptions
 from sheshbesh.play.errors import InvalidOptions
 from sheshbesh.play.options import NARDY, RaceOptions
+from sheshbesh.server.accounts import trust
 from sheshbesh.server.accounts.sessions import require_user, user_json, user_of
 from sheshbesh.server.club import Club, club_of
 from sheshbesh.server.errors import ApiError, Conflict, Forbidden, NotFound
@@ -194,6 +195,7 @@ async def post_request(
             raise Conflict(f"return to your game {left} before opening a new request",
                            code="abandoning")  # fmt: skip
         await playbans.check_not_banned(session, user.id, club.now())
+        await trust.check_stake(club, session, user, needed, club.now(), status=422)
         balance = await ledger.balance_of(session, user.id)
         if balance < needed:
             raise ApiError(
@@ -363,6 +365,7 @@ async def accept(club: Club, request_id: str, user: User) -> dict[str, Any]:
                            code="abandoning")  # fmt: skip
         if not user.is_bot:
             await playbans.check_not_banned(session, user.id, club.now())
+        await trust.check_stake(club, session, user, needed, club.now())
         if await social.blocked_between(session, user.id, found.owner_id):
             raise Forbidden("you cannot play this player", code="cannot_send")
         claimed = await session.execute(

@@ -6,24 +6,33 @@ when that loss grows (the opening escrow, a double offered, a beaver) and
 write ledger rows in the caller's transaction, the one that stores the move's
 events (``rounds.store``), so money and moves commit together or not at all. A
 top-up that either player cannot cover raises a clear ``insufficient_funds``
-error, and the caller's transaction, events included, rolls back.
+error (a young account over its cap: ``stake_limit``), and the caller's
+transaction, events included, rolls back.
 """
 
 from __future__ import annotations
 
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from sheshbesh.server.accounts import trust
+from sheshbesh.server.club import Club
 from sheshbesh.server.errors import ApiError
 from sheshbesh.store import ledger
 from sheshbesh.store.ledger import InsufficientFunds
 from sheshbesh.store.models import Game, User
 
 
-async def top_up(session: AsyncSession, game: Game, needed: int, seq: int, now: float) -> None:
-    """PL-5: hold ``needed`` FUN from each side; a raise either cannot cover is refused."""
+async def top_up(
+    club: Club, session: AsyncSession, game: Game, needed: int, seq: int, now: float
+) -> None:
+    """PL-5: hold ``needed`` FUN from each side; a raise either cannot cover is refused,
+    and so is one over a young account's cap (``accounts.trust``)."""
     more = needed - min(game.held0, game.held1)
     if more <= 0:
         return
+    for user in await _players(session, game):
+        await trust.check_stake(club, session, user, needed, now)
     escrow = await ledger.escrow_of(session, game.id)
     wallets = [await ledger.wallet_of(session, uid) for uid in (game.seat0_id, game.seat1_id)]
     try:
@@ -60,3 +69,8 @@ async def pay_out(
         now=now, game_id=game.id, seq=seq,
     )  # fmt: skip
     game.held0 = game.held1 = 0
+
+
+async def _players(session: AsyncSession, game: Game) -> list[User]:
+    seats = (game.seat0_id, game.seat1_id)
+    return list(await session.scalars(select(User).where(User.id.in_(seats))))

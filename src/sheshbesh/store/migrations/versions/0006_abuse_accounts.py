@@ -1,0 +1,49 @@
+"""abuse of accounts (issue 16): signups per address, moderation reports
+
+Revision ID: 0006
+Revises: 0005
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0006"
+down_revision = "0005"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "signups",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("address", sa.String(length=64), nullable=False),
+        sa.Column("user_id", sa.Integer(), nullable=False),
+        sa.Column("at", sa.Float(), nullable=False),
+        sa.ForeignKeyConstraint(["user_id"], ["users.id"]),
+        sa.PrimaryKeyConstraint("id"),
+    )
+    with op.batch_alter_table("signups", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_signups_address"), ["address"], unique=False)
+        batch_op.create_index(batch_op.f("ix_signups_user_id"), ["user_id"], unique=False)
+        batch_op.create_index(batch_op.f("ix_signups_at"), ["at"], unique=False)
+
+    op.create_table(
+        "reports",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("kind", sa.String(length=20), nullable=False),
+        sa.Column("suspect_id", sa.Integer(), nullable=False),
+        sa.Column("detail", sa.JSON(), nullable=False),
+        sa.Column("created_at", sa.Float(), nullable=False),
+        sa.Column("flagged_at", sa.Float(), nullable=True),
+        sa.ForeignKeyConstraint(["suspect_id"], ["users.id"]),
+        sa.PrimaryKeyConstraint("id"),
+        sa.UniqueConstraint("kind", "suspect_id", name="one_report_per_suspect"),
+    )
+    with op.batch_alter_table("reports", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_reports_suspect_id"), ["suspect_id"], unique=False)
+
+
+def downgrade() -> None:
+    op.drop_table("reports")
+    op.drop_table("signups")
