@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import httpx
 import pytest
-from club_client import PASSWORD, Player
+from club_client import PASSWORD, Player, RunningClub
+from sqlalchemy import func, select
+
+from sheshbesh.store.db import Database
+from sheshbesh.store.models import LoginAttempt
 
 
 def test_registration_grants_100000_fun_and_logs_in(new_player):
@@ -82,6 +89,88 @@ def test_wrong_passwords_are_rate_limited_per_account(new_player, club):
     assert limited.status_code == 429  # even the right password waits out the window
     assert int(limited.headers["retry-after"]) > 0
     thief.close()
+
+
+def test_a_strangers_wrong_passwords_never_lock_the_owner_out(new_player, club):
+    """Issue 16, item 9: five wrong passwords from elsewhere lock the name for strangers
+    only; the owner's known address, his session and his password change get through."""
+    ann = new_player("ann")  # registered from 127.0.0.1: a known address
+    thief = Player(club.base, "thief", address="127.0.0.2")
+    codes = [
+        thief.post("/api/login", {"username": "ann", "password": f"guess-{n}-xx"}).status_code
+        for n in range(6)
+    ]
+    assert codes == [401] * 5 + [429]
+    accomplice = Player(club.base, "accomplice", address="127.0.0.3")
+    locked = accomplice.post("/api/login", {"username": "ann", "password": PASSWORD})
+    assert locked.status_code == 429, "a stranger waits, even with the right password"
+    assert int(locked.headers["retry-after"]) > 0
+    assert log_in(club.base, "ann", PASSWORD).status_code == 200  # from her known address
+    travelling = Player(club.base, "ann", address="127.0.0.4")  # new address, her session
+    travelling.http.cookies.update(ann.http.cookies)
+    travelling.http.headers["X-CSRF-Token"] = ann.http.headers["X-CSRF-Token"]
+    again = travelling.post("/api/login", {"username": "ann", "password": PASSWORD})
+    assert again.status_code == 200 and again.json()["username"] == "ann"
+    changed = ann.post("/api/me/password", {"current": PASSWORD, "new": NEW_PASSWORD})
+    assert changed.status_code == 200 and changed.json()["ok"] is True
+    assert (
+        thief.post("/api/login", {"username": "ann", "password": NEW_PASSWORD}).status_code == 429
+    )
+    for player in (thief, accomplice, travelling):
+        player.close()
+
+
+def test_one_address_cannot_guess_across_accounts(new_player, club):
+    """30 wrong passwords from one address, whatever the names: it is refused whatever it asks."""
+    new_player("ann")
+    guesser = Player(club.base, "guesser", address="127.0.0.5")
+    codes = [
+        guesser.post(
+            "/api/login", {"username": f"name{n % 7}", "password": "wrong-guess"}
+        ).status_code
+        for n in range(30)
+    ]
+    assert codes == [401] * 30
+    refused = guesser.post("/api/login", {"username": "ann", "password": PASSWORD})
+    assert refused.status_code == 429 and "your address" in refused.json()["message"]
+    assert log_in(club.base, "ann", PASSWORD).status_code == 200  # other addresses are not
+    guesser.close()
+
+
+def test_old_failures_are_pruned(club_settings):
+    """Each stored failure deletes those older than the window: the table stays small."""
+    clock = Clock()
+    with RunningClub(club_settings, now=clock) as running:
+        thief = Player(running.base, "thief")
+        for n in range(5):
+            thief.post("/api/login", {"username": f"victim{n}", "password": "wrong-guess"})
+        assert stored_failures(club_settings.database_url) == 5
+        clock.t += club_settings.login_window + 1
+        thief.post("/api/login", {"username": "victim0", "password": "wrong-guess"})
+        assert stored_failures(club_settings.database_url) == 1
+        thief.close()
+
+
+def stored_failures(url: str) -> int:
+    async def count() -> int:
+        db = Database(url)
+        try:
+            async with db.read() as session:
+                return int(
+                    await session.scalar(select(func.count()).select_from(LoginAttempt)) or 0
+                )
+        finally:
+            await db.close()
+
+    return asyncio.run(count())
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = time.time()
+
+    def __call__(self) -> float:
+        return self.t
 
 
 def test_state_changing_requests_need_the_csrf_token(club):

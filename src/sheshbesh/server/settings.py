@@ -41,8 +41,11 @@ class Settings:
     abandon_grace: float = 120.0
     """Seconds a disconnected player may keep the opponent waiting on his turn (PL-7)."""
     login_failures: int = 5
+    login_address_failures: int = 30
     login_window: float = 300.0
-    """At most ``login_failures`` wrong passwords per account in ``login_window`` seconds."""
+    """In ``login_window`` seconds: at most ``login_failures`` wrong passwords for a name
+    from one address (and from all together, for addresses the account does not know),
+    and ``login_address_failures`` from one address whatever the names (``accounts.lockout``)."""
     password_profile: str = "strong"
     """``strong`` (argon2id, RFC 9106 low-memory profile) or ``fast`` (tests and benches only)."""
     max_frame: int = 4096

@@ -179,13 +179,31 @@ class GameEvent(Base):
 
 
 class LoginAttempt(Base):
-    """Failed logins, counted per username for the rate limit (shared by every process)."""
+    """A wrong password, counted per name and per address (shared by every process).
+
+    ``session_hash`` is the session of a wrong *current* password at a password
+    change (that session's own count); rows older than the window are deleted.
+    """
 
     __tablename__ = "login_failures"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     username_key: Mapped[str] = mapped_column(String(20), index=True)
-    at: Mapped[float] = mapped_column(Float)
+    at: Mapped[float] = mapped_column(Float, index=True)
+    address: Mapped[str] = mapped_column(String(64), index=True, default="", server_default="")
+    session_hash: Mapped[str | None] = mapped_column(String(64))
+
+
+class KnownAddress(Base):
+    """An address an account has logged in from: its owner, not a stranger, when locked."""
+
+    __tablename__ = "known_addresses"
+    __table_args__ = (UniqueConstraint("user_id", "address", name="one_row_per_address"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    address: Mapped[str] = mapped_column(String(64))
+    last_at: Mapped[float] = mapped_column(Float)
 
 
 # --- the club around the games (issue 8) -----------------------------------------------

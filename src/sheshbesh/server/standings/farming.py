@@ -12,12 +12,12 @@ boosting reports do, it tells a person where to look.
 from __future__ import annotations
 
 from sqlalchemy import select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from sheshbesh.server.accounts import trust
 from sheshbesh.server.club import Club
 from sheshbesh.server.events import GameOver
+from sheshbesh.store.db import insert_new
 from sheshbesh.store.models import Report, User
 
 KIND = "farming"
@@ -52,8 +52,7 @@ async def game_over(club: Club, over: GameOver) -> None:
 async def _report_of(session: AsyncSession, suspect_id: int, now: float) -> Report:
     """The suspect's farming report, locked for this transaction (made if none yet)."""
     values = {"kind": KIND, "suspect_id": suspect_id, "detail": {"losses": []}, "created_at": now}
-    dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
-    await session.execute(dialect.insert(Report).values(values).on_conflict_do_nothing())
+    await session.execute(insert_new(session, Report, values))
     found = await session.scalar(
         select(Report)
         .where(Report.kind == KIND, Report.suspect_id == suspect_id)

@@ -1,4 +1,5 @@
-"""abuse of accounts (issue 16): signups per address, moderation reports
+"""abuse of accounts (issue 16): signups per address, moderation reports, login failures
+per address and the addresses an account is known at
 
 Revision ID: 0006
 Revises: 0005
@@ -43,7 +44,34 @@ def upgrade() -> None:
     with op.batch_alter_table("reports", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_reports_suspect_id"), ["suspect_id"], unique=False)
 
+    with op.batch_alter_table("login_failures", schema=None) as batch_op:
+        batch_op.add_column(
+            sa.Column("address", sa.String(length=64), nullable=False, server_default="")
+        )
+        batch_op.add_column(sa.Column("session_hash", sa.String(length=64), nullable=True))
+        batch_op.create_index(batch_op.f("ix_login_failures_address"), ["address"], unique=False)
+        batch_op.create_index(batch_op.f("ix_login_failures_at"), ["at"], unique=False)
+
+    op.create_table(
+        "known_addresses",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("user_id", sa.Integer(), nullable=False),
+        sa.Column("address", sa.String(length=64), nullable=False),
+        sa.Column("last_at", sa.Float(), nullable=False),
+        sa.ForeignKeyConstraint(["user_id"], ["users.id"]),
+        sa.PrimaryKeyConstraint("id"),
+        sa.UniqueConstraint("user_id", "address", name="one_row_per_address"),
+    )
+    with op.batch_alter_table("known_addresses", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_known_addresses_user_id"), ["user_id"], unique=False)
+
 
 def downgrade() -> None:
+    op.drop_table("known_addresses")
+    with op.batch_alter_table("login_failures", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_login_failures_at"))
+        batch_op.drop_index(batch_op.f("ix_login_failures_address"))
+        batch_op.drop_column("session_hash")
+        batch_op.drop_column("address")
     op.drop_table("reports")
     op.drop_table("signups")
