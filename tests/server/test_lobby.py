@@ -107,6 +107,25 @@ def test_an_acceptor_who_cannot_cover_the_stake_is_refused(new_player):
     assert bob.balance() == 40_000 and cid.balance() == 100_000
 
 
+def test_open_requests_per_account_are_capped(new_player):
+    """Issue 16, item 11: five open requests at once (challenges count); the sixth is refused
+    with a clear error and nothing is posted; cancelling one makes room."""
+    ann, bob = new_player("ann"), new_player("bob")
+    posted = [ann.offer(variant="backgammon", stake=n) for n in range(4)]
+    posted.append(ann.offer(variant="draughts", stake=1, opponent="bob"))
+    refused = ann.post("/api/requests", {"variant": "backgammon", "stake": 9})
+    assert refused.status_code == 409 and refused.json()["error"] == "too_many_requests"
+    assert "5 open requests" in refused.json()["message"]
+    challenge = ann.post("/api/requests", {"variant": "draughts", "stake": 9, "opponent": "bob"})
+    assert challenge.status_code == 409
+    mine = [r["id"] for r in ann.get("/api/requests").json()]
+    assert mine == [r["id"] for r in posted]
+    assert bob.get("/api/notifications/unread").json() == {"unread": 1}  # one challenge only
+    assert ann.http.delete(f"/api/requests/{posted[0]['id']}").status_code == 200
+    assert ann.offer(variant="backgammon", stake=9)["stake"] == 9
+    assert bob.offer(variant="backgammon", stake=9)["stake"] == 9  # a cap per account
+
+
 def test_two_accepts_at_once_give_exactly_one_game(new_player):
     ann = new_player("ann")
     rivals = [new_player(f"rival{n}") for n in range(4)]

@@ -51,6 +51,9 @@ class Settings:
     max_frame: int = 4096
     """The largest WebSocket frame a client may send, in bytes."""
     max_stake: int = 10**9
+    max_open_requests: int = 5
+    """Open requests (public ones and private challenges) one account may have at once,
+    as lichess caps a player's seeks."""
     signup_limits: tuple[tuple[int, float], ...] = ((5, 600.0), (75, 86400.0))
     """Registrations per address: at most N in any window of so many seconds, for each
     pair (lichess's 10 per 10 minutes and 150 a day, at the double cost it charges a

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
-from sqlalchemy import ColumnElement, or_, select, update
+from sqlalchemy import ColumnElement, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
@@ -186,6 +186,7 @@ async def post_request(
         raise ApiError(f"clock: {error}", status=422, code="invalid_clock") from None
     needed = body.stake * opening_exposure(kind, body.variant, options)
     async with club.db.transaction() as session:
+        await _check_open_requests(club, session, user)
         invitee = await _invitee(session, body.opponent, user)
         check_bot_policy(invitee, body.variant, body.stake)
         if invitee is not None and await social.blocked_between(session, user.id, invitee.id):
@@ -223,6 +224,23 @@ async def post_request(
     await notify.push(club, notes)
     await club.events.emit(RequestPosted(game_request, invitee))
     return view
+
+
+async def _check_open_requests(club: Club, session: AsyncSession, user: User) -> None:
+    """At most ``max_open_requests`` at once; the owner's row is held until the commit
+    (PostgreSQL), so posts at the same moment are counted one after the other."""
+    await session.execute(select(User.id).where(User.id == user.id).with_for_update(key_share=True))
+    count = await session.scalar(
+        select(func.count())
+        .select_from(GameRequest)
+        .where(GameRequest.owner_id == user.id, GameRequest.status == "open")
+    )
+    most = club.settings.max_open_requests
+    if (count or 0) >= most:
+        raise Conflict(
+            f"you have {count} open requests, the most one may have ({most}); cancel one first",
+            code="too_many_requests",
+        )
 
 
 async def _invitee(session: AsyncSession, name: str | None, user: User) -> User | None:

@@ -54,6 +54,21 @@ async def top_up(
     game.held1 += more
 
 
+async def can_cover(club: Club, session: AsyncSession, game: Game, needed: int, now: float) -> bool:
+    """Would :func:`top_up` to ``needed`` go through (both wallets, the young cap)? What the
+    menu asks before it offers a raise the other side did not choose (a beaver)."""
+    more = needed - min(game.held0, game.held1)
+    if more <= 0:
+        return True
+    cap = club.settings.young_stake
+    for user in await _players(session, game):
+        if cap is not None and needed > cap and await trust.is_young(club, session, user, now):
+            return False
+        if await ledger.balance_of(session, user.id) < more:
+            return False
+    return True
+
+
 async def pay_out(
     session: AsyncSession, game: Game, paid: tuple[int, int], seq: int, now: float
 ) -> None:
