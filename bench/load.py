@@ -36,7 +36,6 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import random
-import secrets
 import signal
 import socket
 import subprocess
@@ -169,7 +168,8 @@ class Config:
 @dataclass(eq=False)
 class Player:
     name: str
-    csrf: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+    csrf: str = ""
+    """The server's token, bound to the session: a guest's first, the session's after."""
     sid: str = ""
 
     def headers(self) -> dict[str, str]:
@@ -274,9 +274,14 @@ class Worker:
             raise Refused(f"http_{response.status_code}_{code}")
         if "sid" in response.cookies:
             player.sid = response.cookies["sid"]
+        if "csrf" in response.cookies:  # bound to the session: a new one comes with it
+            player.csrf = response.cookies["csrf"]
         return dict(response.json())
 
     async def register(self, player: Player) -> None:
+        assert self.http is not None
+        async with self.gate:
+            player.csrf = (await self.http.get("/api/csrf")).json()["token"]
         await self.post(player, "/api/register", {"username": player.name, "password": PASSWORD})
 
     async def start_game(self, pair: Pair) -> str:

@@ -81,11 +81,17 @@ class Player:
         self.name = name
         # ``address``: another loopback address (127.0.0.2…) to come from, as another person
         transport = None if address is None else httpx.HTTPTransport(local_address=address)
-        self.http = httpx.Client(base_url=base, timeout=20, transport=transport)
+        self.http = httpx.Client(base_url=base, timeout=20, transport=transport,
+                                 event_hooks={"response": [self._follow_csrf]})  # fmt: skip
         token = self.http.get("/api/csrf").json()["token"]
         self.http.headers["X-CSRF-Token"] = token
         self.user: dict[str, Any] = {}
         self.sockets: list[GameSocket] = []
+
+    def _follow_csrf(self, response: httpx.Response) -> None:
+        """As the page does: a new ``csrf`` cookie (a login, a logout) is the header from now."""
+        if "csrf" in response.cookies:
+            self.http.headers["X-CSRF-Token"] = response.cookies["csrf"]
 
     def post(self, path: str, body: Any = None) -> httpx.Response:
         return self.http.post(path, json=body)

@@ -10,6 +10,8 @@ import pytest
 from club_client import PASSWORD, Player, RunningClub
 from sqlalchemy import func, select
 
+from sheshbesh.server.accounts.csrf import is_bound
+from sheshbesh.server.settings import Settings
 from sheshbesh.store.db import Database
 from sheshbesh.store.models import LoginAttempt
 
@@ -188,6 +190,69 @@ def test_state_changing_requests_need_the_csrf_token(club):
     assert checker.get("/api/users/mallory").status_code == 404  # nothing was created
     checker.close()
     bare.close()
+
+
+# --- CSRF bound to the session (issue 16, item 12) --------------------------------------
+
+
+def test_a_csrf_token_someone_else_chose_is_refused(new_player, club):
+    """A cookie and header planted by an attacker, or taken from another session, match
+    each other but not the victim's session: refused, and nothing changes."""
+    ann, bob = new_player("ann"), new_player("bob")
+    sid = ann.http.cookies["sid"]
+    planted = "p" * 40
+    for csrf in (planted, bob.http.cookies["csrf"]):
+        forged = httpx.Client(base_url=club.base, cookies={"sid": sid, "csrf": csrf},
+                              headers={"X-CSRF-Token": csrf})  # fmt: skip
+        response = forged.post("/api/me/password", json={"current": PASSWORD, "new": NEW_PASSWORD})
+        assert response.status_code == 403 and response.json()["error"] == "csrf"
+        forged.close()
+    assert log_in(club.base, "ann", PASSWORD).status_code == 200
+    assert ann.post("/api/chat/lobby", {"text": "still me"}).status_code == 201
+
+
+def test_a_login_and_a_logout_bring_a_new_token(new_player, club):
+    """The session changes, so the token does: the old one is refused, the new one (set as
+    the cookie on the same response, as the page reads it) works."""
+    new_player("ann")
+    browser = Player(club.base, "ann")
+    guest_token = browser.http.headers["X-CSRF-Token"]
+    logged = browser.post("/api/login", {"username": "ann", "password": PASSWORD})
+    assert logged.status_code == 200 and "csrf" in logged.cookies
+    token = logged.cookies["csrf"]
+    assert token != guest_token and browser.http.headers["X-CSRF-Token"] == token
+    stale = browser.http.post("/api/chat/lobby", json={"text": "hi"},
+                              headers={"X-CSRF-Token": guest_token})  # fmt: skip
+    assert stale.status_code == 403 and stale.json()["error"] == "csrf"
+    assert browser.post("/api/chat/lobby", {"text": "hi"}).status_code == 201
+    out = browser.post("/api/logout")
+    assert out.status_code == 200 and out.cookies["csrf"] not in (token, guest_token)
+    again = browser.http.post("/api/login", json={"username": "ann", "password": PASSWORD},
+                              headers={"X-CSRF-Token": token})  # fmt: skip
+    assert again.status_code == 403
+    assert browser.post("/api/login", {"username": "ann", "password": PASSWORD}).status_code == 200
+    browser.close()
+
+
+def test_every_process_signs_with_the_same_secret(club_settings, monkeypatch):
+    """Without SHESHBESH_SECRET the club keeps one in its database, so a token from one
+    process works on another; with it, that is the key."""
+    with RunningClub(club_settings) as one, RunningClub(club_settings) as two:
+        ann = Player(one.base, "ann").register()
+        ann.base = two.base
+        ann.http.base_url = httpx.URL(two.base)
+        assert ann.post("/api/chat/lobby", {"text": "from two"}).status_code == 201
+        ann.close()
+    monkeypatch.setenv("SHESHBESH_SECRET", "a secret every process is given")
+    configured = Settings.from_env(database_url=club_settings.database_url,
+                                   password_profile="fast")  # fmt: skip
+    assert configured.secret == "a secret every process is given"
+    with RunningClub(configured) as three:
+        bob = Player(three.base, "bob").register()
+        token, sid = bob.http.cookies["csrf"], bob.http.cookies["sid"]
+        assert is_bound(configured.secret, sid, token)
+        assert bob.post("/api/chat/lobby", {"text": "signed"}).status_code == 201
+        bob.close()
 
 
 def test_openapi_and_health(club):

@@ -8,6 +8,7 @@ through the game socket only what the server's ``legal`` frames offer.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -178,6 +179,25 @@ def test_a_beaver_is_offered_only_when_it_can_be_covered(new_player, club, stake
         assert refused["t"] == "error" and refused["d"]["error"] == "insufficient_funds"
         assert doubled.v == seq and ann.balance() == bob.balance() == START - 60_000
         assert doubled.act({"type": "take"})["t"] == "state"
+
+
+def test_a_refused_cube_raise_never_tells_a_balance(new_player):
+    """Issue 16, item 12: the refusal says the raise cannot be covered, not who has how
+    much (it said "ann has 40000")."""
+    ann, bob = new_player("ann"), new_player("bob")
+    _, a, b = open_game(ann, bob, variant="backgammon", stake=20_000, cube=True)
+    while True:
+        mover = next_mover([a, b])
+        assert mover is not None
+        if {"type": "double"} in (mover.legal or []):
+            break
+        menu = [m for m in mover.legal or [] if m["type"] != "resign"]
+        assert mover.act(random.Random(mover.v).choice(menu))["t"] == "state"
+    refused = mover.act({"type": "double"})
+    assert refused["t"] == "error" and refused["d"]["error"] == "insufficient_funds"
+    message = refused["d"]["message"]
+    assert "cannot be covered" in message
+    assert "40000" not in message and not re.search(r"\b(ann|bob)\b", message)
 
 
 def test_a_double_nobody_can_cover_is_refused_and_changes_nothing(new_player):

@@ -37,6 +37,10 @@ class Settings:
     """With Redis, events travel between server processes; without, within one."""
     secure_cookies: bool = False
     """Set behind HTTPS so cookies are never sent in clear."""
+    secret: str | None = field(default=None, repr=False)
+    """The key of the CSRF tokens (``SHESHBESH_SECRET``); the same for every process. None:
+    the club makes one on first start and keeps it in its database, which every process
+    on that database then shares."""
     session_days: float = 30.0
     abandon_grace: float = 120.0
     """Seconds a disconnected player may keep the opponent waiting on his turn (PL-7)."""
@@ -91,6 +95,8 @@ class Settings:
             values["database_url"] = env["DATABASE_URL"]
         if env.get("REDIS_URL"):
             values["redis_url"] = env["REDIS_URL"]
+        if env.get("SHESHBESH_SECRET"):
+            values["secret"] = env["SHESHBESH_SECRET"]
         if env.get("SHESHBESH_SECURE_COOKIES"):
             values["secure_cookies"] = env["SHESHBESH_SECURE_COOKIES"] not in ("0", "false", "")
         if env.get("SHESHBESH_ABANDON_GRACE"):

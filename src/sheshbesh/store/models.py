@@ -367,3 +367,13 @@ class Report(Base):
     created_at: Mapped[float] = mapped_column(Float)
     flagged_at: Mapped[float | None] = mapped_column(Float)
     """When the evidence first reached the threshold (None: watched, not yet shown)."""
+
+
+class ClubSecret(Base):
+    """A secret the club made for itself (the CSRF tokens' key) when none is configured:
+    kept here so every process on the database shares it."""
+
+    __tablename__ = "club_secrets"
+
+    name: Mapped[str] = mapped_column(String(20), primary_key=True)
+    value: Mapped[str] = mapped_column(String(100))

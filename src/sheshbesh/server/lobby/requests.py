@@ -142,7 +142,7 @@ def can_accept(request: GameRequest, user_id: int, balance: int, needed: int) ->
     if request.invitee_id is not None and request.invitee_id != user_id:
         return "this request is a private challenge to another player"
     if balance < needed:
-        return f"this game needs {needed} FUN in escrow and you have {balance}"
+        return f"this game needs {needed} FUN in escrow, more than you can cover"
     return None
 
 
@@ -200,7 +200,7 @@ async def post_request(
         balance = await ledger.balance_of(session, user.id)
         if balance < needed:
             raise ApiError(
-                f"this request needs {needed} FUN in escrow and you have {balance}",
+                f"this request needs {needed} FUN in escrow, more than you can cover",
                 status=409,
                 code="insufficient_funds",
             )
@@ -395,8 +395,16 @@ async def accept(club: Club, request_id: str, user: User) -> dict[str, Any]:
             raise Conflict("someone else accepted this request first", code="request_closed")
         if user.is_bot:
             await cover_bot(session, user, needed, club.now())
-        game = await start_game(club, session, found, game_id, user.id)
         owner = await session.get(User, found.owner_id)
+        short = owner is not None and await ledger.balance_of(session, owner.id) < needed
+        if short and owner is not None and not owner.is_bot:  # he spent it since posting
+            raise ApiError(  # that it cannot be covered; never how much he has
+                f"this game needs {needed} FUN in escrow from each player, and its owner"
+                " cannot cover that now",
+                status=409,
+                code="insufficient_funds",
+            )
+        game = await start_game(club, session, found, game_id, user.id)
         notes = []
         if owner is not None and not owner.is_bot:
             accepted = {"game_id": game.id, "by": user.username, "variant": found.variant,

@@ -40,13 +40,11 @@ async def top_up(
             session, "escrow", [(wallets[0], -more), (wallets[1], -more), (escrow, 2 * more)],
             now=now, game_id=game.id, seq=seq,
         )  # fmt: skip
-    except InsufficientFunds as error:
-        short = 0 if error.account.id == wallets[0].id else 1
-        name = await session.get(User, (game.seat0_id, game.seat1_id)[short])
-        who = name.username if name is not None else f"seat {short}"
+    except InsufficientFunds:
+        # Never a balance or who is short: the other player must not learn anyone's wallet.
         raise ApiError(
             f"not enough FUN to raise the stakes: each player must hold {needed} FUN in escrow"
-            f" ({more} more), and {who} has {error.account.balance} (PL-5)",
+            f" ({more} more), and that cannot be covered (PL-5)",
             status=409,
             code="insufficient_funds",
         ) from None

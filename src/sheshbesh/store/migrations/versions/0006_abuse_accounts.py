@@ -1,5 +1,5 @@
 """abuse of accounts (issue 16): signups per address, moderation reports, login failures
-per address and the addresses an account is known at
+per address and the addresses an account is known at, the club's own secrets
 
 Revision ID: 0006
 Revises: 0005
@@ -65,8 +65,16 @@ def upgrade() -> None:
     with op.batch_alter_table("known_addresses", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_known_addresses_user_id"), ["user_id"], unique=False)
 
+    op.create_table(
+        "club_secrets",
+        sa.Column("name", sa.String(length=20), nullable=False),
+        sa.Column("value", sa.String(length=100), nullable=False),
+        sa.PrimaryKeyConstraint("name"),
+    )
+
 
 def downgrade() -> None:
+    op.drop_table("club_secrets")
     op.drop_table("known_addresses")
     with op.batch_alter_table("login_failures", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_login_failures_at"))
