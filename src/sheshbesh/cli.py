@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
@@ -218,10 +219,13 @@ def _serve(args: argparse.Namespace) -> int:
     settings = Settings.from_env(database_url=args.db, redis_url=args.redis)
     app = create_app(settings)
     tune()
+    # Only a trusted proxy's X-Forwarded-For names the client: the per-address limits
+    # (signups, wrong passwords) count real addresses, and nobody else can forge one.
+    proxies = args.proxies or os.environ.get("SHESHBESH_TRUSTED_PROXIES") or None
     print(f"sheshbesh: the club is at http://{args.host}:{args.port}", file=sys.stderr, flush=True)
     uvicorn.run(
         app, host=args.host, port=args.port, log_level="warning",
-        ws_max_size=64 * 1024, proxy_headers=False,
+        ws_max_size=64 * 1024, proxy_headers=proxies is not None, forwarded_allow_ips=proxies,
     )  # fmt: skip
     return 0
 
@@ -302,6 +306,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="SQLite file or database URL (default: $DATABASE_URL, else sheshbesh.db)",
     )  # fmt: skip
     serve.add_argument("--redis", default=None, help="Redis URL (default: $REDIS_URL; none)")
+    serve.add_argument(
+        "--proxies", default=None, metavar="ADDRESSES",
+        help="reverse proxies (comma-separated addresses) whose X-Forwarded-For names the"
+             " client (default: $SHESHBESH_TRUSTED_PROXIES; none)",
+    )  # fmt: skip
 
     moderate = commands.add_parser(
         "moderate", help="close, reopen or mute an account; read the club's reports"

@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from club_client import PASSWORD, Player, RunningClub, next_mover
+from club_client import PASSWORD, Player, RunningClub, ServerProcess, next_mover
 
 from sheshbesh.cli import main
 from sheshbesh.server.settings import Settings
@@ -97,6 +97,27 @@ def test_registrations_per_address_are_limited_in_every_process(strict_settings,
         elsewhere = join(people, two.base, "neighbour", address="127.0.0.2")
         assert elsewhere.get("/api/me").json()["balance"] == 100_000
         assert elsewhere.get("/healthz").json()["ledger_total"] == 0
+
+
+@pytest.mark.parametrize("trusted", [True, False])
+def test_behind_a_trusted_proxy_the_limit_counts_forwarded_addresses(tmp_path, trusted):
+    """``sheshbesh serve --proxies``: the proxy's X-Forwarded-For names the client, so two
+    people behind one proxy are two addresses; from anyone else the header is ignored."""
+    env = {"SHESHBESH_SIGNUP_LIMITS": "1/600", "SHESHBESH_BOTS": "0"}
+    if trusted:
+        env["SHESHBESH_TRUSTED_PROXIES"] = "127.0.0.1"
+    server = ServerProcess(str(tmp_path / "club.db"), **env).start()
+    try:
+        codes = []
+        for n, client in enumerate(("203.0.113.7", "203.0.113.7", "198.51.100.9")):
+            person = Player(server.base, f"behind{n}")
+            person.http.headers["X-Forwarded-For"] = client
+            body = {"username": f"behind{n}", "password": PASSWORD}
+            codes.append(person.post("/api/register", body).status_code)
+            person.close()
+        assert codes == ([201, 429, 201] if trusted else [201, 429, 429])
+    finally:
+        server.stop()
 
 
 # --- young accounts -----------------------------------------------------------------------
