@@ -36,7 +36,6 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import random
-import secrets
 import signal
 import socket
 import subprocess
@@ -90,7 +89,8 @@ class Server:
 
     def __enter__(self) -> Server:
         env = dict(os.environ)
-        env.update(SHESHBESH_PASSWORD_PROFILE="fast", SHESHBESH_ABANDON_GRACE="600")
+        env.update(SHESHBESH_PASSWORD_PROFILE="fast", SHESHBESH_ABANDON_GRACE="600",
+                   SHESHBESH_SIGNUP_LIMITS="off", SHESHBESH_YOUNG_STAKE="off")  # fmt: skip
         paths = [*filter(None, [env.get("PYTHONPATH")]), str(ROOT / "src")]  # the caller's first
         env["PYTHONPATH"] = os.pathsep.join(paths)
         command = [sys.executable, "-m", "sheshbesh.cli", "serve", "--db", str(self.db),
@@ -168,7 +168,8 @@ class Config:
 @dataclass(eq=False)
 class Player:
     name: str
-    csrf: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+    csrf: str = ""
+    """The server's token, bound to the session: a guest's first, the session's after."""
     sid: str = ""
 
     def headers(self) -> dict[str, str]:
@@ -273,9 +274,14 @@ class Worker:
             raise Refused(f"http_{response.status_code}_{code}")
         if "sid" in response.cookies:
             player.sid = response.cookies["sid"]
+        if "csrf" in response.cookies:  # bound to the session: a new one comes with it
+            player.csrf = response.cookies["csrf"]
         return dict(response.json())
 
     async def register(self, player: Player) -> None:
+        assert self.http is not None
+        async with self.gate:
+            player.csrf = (await self.http.get("/api/csrf")).json()["token"]
         await self.post(player, "/api/register", {"username": player.name, "password": PASSWORD})
 
     async def start_game(self, pair: Pair) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
@@ -218,10 +219,13 @@ def _serve(args: argparse.Namespace) -> int:
     settings = Settings.from_env(database_url=args.db, redis_url=args.redis)
     app = create_app(settings)
     tune()
+    # Only a trusted proxy's X-Forwarded-For names the client: the per-address limits
+    # (signups, wrong passwords) count real addresses, and nobody else can forge one.
+    proxies = args.proxies or os.environ.get("SHESHBESH_TRUSTED_PROXIES") or None
     print(f"sheshbesh: the club is at http://{args.host}:{args.port}", file=sys.stderr, flush=True)
     uvicorn.run(
         app, host=args.host, port=args.port, log_level="warning",
-        ws_max_size=64 * 1024, proxy_headers=False,
+        ws_max_size=64 * 1024, proxy_headers=proxies is not None, forwarded_allow_ips=proxies,
     )  # fmt: skip
     return 0
 
@@ -232,18 +236,24 @@ def _moderate(args: argparse.Namespace) -> int:
     import json
     import time
 
-    from sheshbesh.server.accounts.moderation import Moderation, moderate
+    from sheshbesh.server.accounts.moderation import Moderation, flagged_reports, moderate
     from sheshbesh.server.settings import Settings
     from sheshbesh.store.db import Database
 
-    action = Moderation(close=args.close, reopen=args.reopen, mute_minutes=args.mute,
-                        unmute=args.unmute).check()  # fmt: skip
+    if args.reports == (args.username is not None):
+        raise ValueError("moderate takes a USERNAME and an action, or --reports alone")
+    action = None
+    if not args.reports:
+        action = Moderation(close=args.close, reopen=args.reopen, mute_minutes=args.mute,
+                            unmute=args.unmute).check()  # fmt: skip
     settings = Settings.from_env(database_url=args.db)
 
     async def run() -> dict[str, object]:
         db = Database(settings.database_url)
         try:
             await db.migrate()
+            if action is None:
+                return {"reports": await flagged_reports(db)}
             return await moderate(db, args.username, action, time.time())
         finally:
             await db.close()
@@ -296,9 +306,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="SQLite file or database URL (default: $DATABASE_URL, else sheshbesh.db)",
     )  # fmt: skip
     serve.add_argument("--redis", default=None, help="Redis URL (default: $REDIS_URL; none)")
+    serve.add_argument(
+        "--proxies", default=None, metavar="ADDRESSES",
+        help="reverse proxies (comma-separated addresses) whose X-Forwarded-For names the"
+             " client (default: $SHESHBESH_TRUSTED_PROXIES; none)",
+    )  # fmt: skip
 
-    moderate = commands.add_parser("moderate", help="close, reopen or mute an account")
-    moderate.add_argument("username")
+    moderate = commands.add_parser(
+        "moderate", help="close, reopen or mute an account; read the club's reports"
+    )
+    moderate.add_argument("username", nargs="?")
     moderate.add_argument("--db", default=None, help="as for serve")
     chosen = moderate.add_mutually_exclusive_group(required=True)
     chosen.add_argument(
@@ -307,6 +324,9 @@ def build_parser() -> argparse.ArgumentParser:
     chosen.add_argument("--reopen", action="store_true")
     chosen.add_argument("--mute", type=int, metavar="MINUTES", help="refuse its chat lines")
     chosen.add_argument("--unmute", action="store_true")
+    chosen.add_argument(
+        "--reports", action="store_true", help="list the flagged reports (no USERNAME)"
+    )
 
     perft = commands.add_parser("perft", help="count move-tree leaves (draughts)")
     perft.add_argument("game", choices=["draughts"])

@@ -37,7 +37,10 @@ def _unavailable(why: str) -> None:
 def live_club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL (``http://127.0.0.1:PORT``) of a club running for one test module."""
     database = tmp_path_factory.mktemp("club") / "club.db"
-    with RunningClub(Settings(database_url=str(database), password_profile="fast")) as club:
+    # many players from one address, fresh accounts playing for real stakes: limits off
+    settings = Settings(database_url=str(database), password_profile="fast",
+                        signup_limits=(), young_stake=None)  # fmt: skip
+    with RunningClub(settings) as club:
         yield club.base
 
 

@@ -183,6 +183,29 @@ def people(browser, live_club):
         visitor.close()
 
 
+def csrf_cookie(visitor: Visitor) -> str:
+    return next(c["value"] for c in visitor.context.cookies() if c["name"] == "csrf")
+
+
+def test_a_logout_and_a_login_in_the_page_renew_the_token_and_posting_works(people):
+    """Issue 16, item 12: the CSRF token is bound to the session, so it changes at a logout
+    and a login; the page reads the new cookie and its next change still goes through."""
+    kim = people().register("kim")
+    registered = csrf_cookie(kim)
+    kim.page.click("button.logout")
+    kim.page.locator("a[href='#/login']").first.wait_for()
+    logged_out = csrf_cookie(kim)
+    assert logged_out != registered
+    kim.go("#/login")
+    kim.page.fill("input[name=username]", "kim")
+    kim.page.fill("input[name=password]", PASSWORD)
+    kim.page.click("form button[type=submit]")
+    kim.page.wait_for_selector("[data-testid=new-request]")
+    assert csrf_cookie(kim) not in (registered, logged_out)
+    kim.post("draughts", 10)
+    kim.page.locator("[data-testid=requests] tr[data-request]", has_text="kim").wait_for()
+
+
 def test_backgammon_with_a_double_and_a_take_watched_live(people):
     ann, bob = people().register("ann"), people().register("bob")
     ann.shot("lobby-desktop")

@@ -76,14 +76,22 @@ class RunningClub:
 class Player:
     """One browser: cookies, CSRF header, and sockets."""
 
-    def __init__(self, base: str, name: str) -> None:
+    def __init__(self, base: str, name: str, address: str | None = None) -> None:
         self.base = base
         self.name = name
-        self.http = httpx.Client(base_url=base, timeout=20)
+        # ``address``: another loopback address (127.0.0.2…) to come from, as another person
+        transport = None if address is None else httpx.HTTPTransport(local_address=address)
+        self.http = httpx.Client(base_url=base, timeout=20, transport=transport,
+                                 event_hooks={"response": [self._follow_csrf]})  # fmt: skip
         token = self.http.get("/api/csrf").json()["token"]
         self.http.headers["X-CSRF-Token"] = token
         self.user: dict[str, Any] = {}
         self.sockets: list[GameSocket] = []
+
+    def _follow_csrf(self, response: httpx.Response) -> None:
+        """As the page does: a new ``csrf`` cookie (a login, a logout) is the header from now."""
+        if "csrf" in response.cookies:
+            self.http.headers["X-CSRF-Token"] = response.cookies["csrf"]
 
     def post(self, path: str, body: Any = None) -> httpx.Response:
         return self.http.post(path, json=body)
@@ -307,7 +315,9 @@ class ServerProcess:
                    "--db", self.database_url]  # fmt: skip
         if self.redis_url:
             command += ["--redis", self.redis_url]
-        env = {**os.environ, "SHESHBESH_PASSWORD_PROFILE": "fast", **self.env}
+        env = {**os.environ, "SHESHBESH_PASSWORD_PROFILE": "fast",
+               "SHESHBESH_SIGNUP_LIMITS": "off", "SHESHBESH_YOUNG_STAKE": "off",
+               **self.env}  # fmt: skip
         # stderr to a file, never a pipe nobody reads (a chatty server would block on it)
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in kill and stop)
         self.process = subprocess.Popen(command, env=env, stderr=self.log)

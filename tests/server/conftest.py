@@ -19,6 +19,10 @@ from club_client import Player, RunningClub
 
 from sheshbesh.server.settings import Settings
 
+OPEN_DOORS: dict[str, Any] = {"signup_limits": (), "young_stake": None}
+"""The abuse limits off (many players from one address, fresh accounts playing for real
+stakes): the tests that are about them turn them on (test_trust.py)."""
+
 
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[pg.Cluster]:
@@ -59,7 +63,7 @@ def club_settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
         database_url = request.getfixturevalue("postgres_url")
     else:
         database_url = str(tmp_path / "club.db")
-    return Settings(database_url=database_url, password_profile="fast")
+    return Settings(database_url=database_url, password_profile="fast", **OPEN_DOORS)
 
 
 @pytest.fixture

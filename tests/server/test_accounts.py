@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import httpx
 import pytest
-from club_client import PASSWORD, Player
+from club_client import PASSWORD, Player, RunningClub
+from sqlalchemy import func, select
+
+from sheshbesh.server.accounts.csrf import is_bound
+from sheshbesh.server.settings import Settings
+from sheshbesh.store.db import Database
+from sheshbesh.store.models import LoginAttempt
 
 
 def test_registration_grants_100000_fun_and_logs_in(new_player):
@@ -84,6 +93,88 @@ def test_wrong_passwords_are_rate_limited_per_account(new_player, club):
     thief.close()
 
 
+def test_a_strangers_wrong_passwords_never_lock_the_owner_out(new_player, club):
+    """Issue 16, item 9: five wrong passwords from elsewhere lock the name for strangers
+    only; the owner's known address, his session and his password change get through."""
+    ann = new_player("ann")  # registered from 127.0.0.1: a known address
+    thief = Player(club.base, "thief", address="127.0.0.2")
+    codes = [
+        thief.post("/api/login", {"username": "ann", "password": f"guess-{n}-xx"}).status_code
+        for n in range(6)
+    ]
+    assert codes == [401] * 5 + [429]
+    accomplice = Player(club.base, "accomplice", address="127.0.0.3")
+    locked = accomplice.post("/api/login", {"username": "ann", "password": PASSWORD})
+    assert locked.status_code == 429, "a stranger waits, even with the right password"
+    assert int(locked.headers["retry-after"]) > 0
+    assert log_in(club.base, "ann", PASSWORD).status_code == 200  # from her known address
+    travelling = Player(club.base, "ann", address="127.0.0.4")  # new address, her session
+    travelling.http.cookies.update(ann.http.cookies)
+    travelling.http.headers["X-CSRF-Token"] = ann.http.headers["X-CSRF-Token"]
+    again = travelling.post("/api/login", {"username": "ann", "password": PASSWORD})
+    assert again.status_code == 200 and again.json()["username"] == "ann"
+    changed = ann.post("/api/me/password", {"current": PASSWORD, "new": NEW_PASSWORD})
+    assert changed.status_code == 200 and changed.json()["ok"] is True
+    assert (
+        thief.post("/api/login", {"username": "ann", "password": NEW_PASSWORD}).status_code == 429
+    )
+    for player in (thief, accomplice, travelling):
+        player.close()
+
+
+def test_one_address_cannot_guess_across_accounts(new_player, club):
+    """30 wrong passwords from one address, whatever the names: it is refused whatever it asks."""
+    new_player("ann")
+    guesser = Player(club.base, "guesser", address="127.0.0.5")
+    codes = [
+        guesser.post(
+            "/api/login", {"username": f"name{n % 7}", "password": "wrong-guess"}
+        ).status_code
+        for n in range(30)
+    ]
+    assert codes == [401] * 30
+    refused = guesser.post("/api/login", {"username": "ann", "password": PASSWORD})
+    assert refused.status_code == 429 and "your address" in refused.json()["message"]
+    assert log_in(club.base, "ann", PASSWORD).status_code == 200  # other addresses are not
+    guesser.close()
+
+
+def test_old_failures_are_pruned(club_settings):
+    """Each stored failure deletes those older than the window: the table stays small."""
+    clock = Clock()
+    with RunningClub(club_settings, now=clock) as running:
+        thief = Player(running.base, "thief")
+        for n in range(5):
+            thief.post("/api/login", {"username": f"victim{n}", "password": "wrong-guess"})
+        assert stored_failures(club_settings.database_url) == 5
+        clock.t += club_settings.login_window + 1
+        thief.post("/api/login", {"username": "victim0", "password": "wrong-guess"})
+        assert stored_failures(club_settings.database_url) == 1
+        thief.close()
+
+
+def stored_failures(url: str) -> int:
+    async def count() -> int:
+        db = Database(url)
+        try:
+            async with db.read() as session:
+                return int(
+                    await session.scalar(select(func.count()).select_from(LoginAttempt)) or 0
+                )
+        finally:
+            await db.close()
+
+    return asyncio.run(count())
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = time.time()
+
+    def __call__(self) -> float:
+        return self.t
+
+
 def test_state_changing_requests_need_the_csrf_token(club):
     bare = httpx.Client(base_url=club.base)
     response = bare.post("/api/register", json={"username": "mallory", "password": PASSWORD})
@@ -99,6 +190,69 @@ def test_state_changing_requests_need_the_csrf_token(club):
     assert checker.get("/api/users/mallory").status_code == 404  # nothing was created
     checker.close()
     bare.close()
+
+
+# --- CSRF bound to the session (issue 16, item 12) --------------------------------------
+
+
+def test_a_csrf_token_someone_else_chose_is_refused(new_player, club):
+    """A cookie and header planted by an attacker, or taken from another session, match
+    each other but not the victim's session: refused, and nothing changes."""
+    ann, bob = new_player("ann"), new_player("bob")
+    sid = ann.http.cookies["sid"]
+    planted = "p" * 40
+    for csrf in (planted, bob.http.cookies["csrf"]):
+        forged = httpx.Client(base_url=club.base, cookies={"sid": sid, "csrf": csrf},
+                              headers={"X-CSRF-Token": csrf})  # fmt: skip
+        response = forged.post("/api/me/password", json={"current": PASSWORD, "new": NEW_PASSWORD})
+        assert response.status_code == 403 and response.json()["error"] == "csrf"
+        forged.close()
+    assert log_in(club.base, "ann", PASSWORD).status_code == 200
+    assert ann.post("/api/chat/lobby", {"text": "still me"}).status_code == 201
+
+
+def test_a_login_and_a_logout_bring_a_new_token(new_player, club):
+    """The session changes, so the token does: the old one is refused, the new one (set as
+    the cookie on the same response, as the page reads it) works."""
+    new_player("ann")
+    browser = Player(club.base, "ann")
+    guest_token = browser.http.headers["X-CSRF-Token"]
+    logged = browser.post("/api/login", {"username": "ann", "password": PASSWORD})
+    assert logged.status_code == 200 and "csrf" in logged.cookies
+    token = logged.cookies["csrf"]
+    assert token != guest_token and browser.http.headers["X-CSRF-Token"] == token
+    stale = browser.http.post("/api/chat/lobby", json={"text": "hi"},
+                              headers={"X-CSRF-Token": guest_token})  # fmt: skip
+    assert stale.status_code == 403 and stale.json()["error"] == "csrf"
+    assert browser.post("/api/chat/lobby", {"text": "hi"}).status_code == 201
+    out = browser.post("/api/logout")
+    assert out.status_code == 200 and out.cookies["csrf"] not in (token, guest_token)
+    again = browser.http.post("/api/login", json={"username": "ann", "password": PASSWORD},
+                              headers={"X-CSRF-Token": token})  # fmt: skip
+    assert again.status_code == 403
+    assert browser.post("/api/login", {"username": "ann", "password": PASSWORD}).status_code == 200
+    browser.close()
+
+
+def test_every_process_signs_with_the_same_secret(club_settings, monkeypatch):
+    """Without SHESHBESH_SECRET the club keeps one in its database, so a token from one
+    process works on another; with it, that is the key."""
+    with RunningClub(club_settings) as one, RunningClub(club_settings) as two:
+        ann = Player(one.base, "ann").register()
+        ann.base = two.base
+        ann.http.base_url = httpx.URL(two.base)
+        assert ann.post("/api/chat/lobby", {"text": "from two"}).status_code == 201
+        ann.close()
+    monkeypatch.setenv("SHESHBESH_SECRET", "a secret every process is given")
+    configured = Settings.from_env(database_url=club_settings.database_url,
+                                   password_profile="fast")  # fmt: skip
+    assert configured.secret == "a secret every process is given"
+    with RunningClub(configured) as three:
+        bob = Player(three.base, "bob").register()
+        token, sid = bob.http.cookies["csrf"], bob.http.cookies["sid"]
+        assert is_bound(configured.secret, sid, token)
+        assert bob.post("/api/chat/lobby", {"text": "signed"}).status_code == 201
+        bob.close()
 
 
 def test_openapi_and_health(club):

@@ -53,7 +53,8 @@ class Node:
             "--db", database_url, "--redis", redis_url,
         ]  # fmt: skip
         path = os.pathsep.join(filter(None, [str(SRC), os.environ.get("PYTHONPATH")]))
-        env = {**os.environ, "PYTHONPATH": path, "SHESHBESH_PASSWORD_PROFILE": "fast"}
+        env = {**os.environ, "PYTHONPATH": path, "SHESHBESH_PASSWORD_PROFILE": "fast",
+               "SHESHBESH_SIGNUP_LIMITS": "off", "SHESHBESH_YOUNG_STAKE": "off"}  # fmt: skip
         with open(self.log, "wb") as out:
             self.process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
 

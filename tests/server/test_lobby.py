@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from types import SimpleNamespace
 
@@ -105,6 +106,42 @@ def test_an_acceptor_who_cannot_cover_the_stake_is_refused(new_player):
     response = bob.post(f"/api/requests/{second['id']}/accept")
     assert response.status_code == 409 and response.json()["error"] == "insufficient_funds"
     assert bob.balance() == 40_000 and cid.balance() == 100_000
+
+
+def test_open_requests_per_account_are_capped(new_player):
+    """Issue 16, item 11: five open requests at once (challenges count); the sixth is refused
+    with a clear error and nothing is posted; cancelling one makes room."""
+    ann, bob = new_player("ann"), new_player("bob")
+    posted = [ann.offer(variant="backgammon", stake=n) for n in range(4)]
+    posted.append(ann.offer(variant="draughts", stake=1, opponent="bob"))
+    refused = ann.post("/api/requests", {"variant": "backgammon", "stake": 9})
+    assert refused.status_code == 409 and refused.json()["error"] == "too_many_requests"
+    assert "5 open requests" in refused.json()["message"]
+    challenge = ann.post("/api/requests", {"variant": "draughts", "stake": 9, "opponent": "bob"})
+    assert challenge.status_code == 409
+    mine = [r["id"] for r in ann.get("/api/requests").json()]
+    assert mine == [r["id"] for r in posted]
+    assert bob.get("/api/notifications/unread").json() == {"unread": 1}  # one challenge only
+    assert ann.http.delete(f"/api/requests/{posted[0]['id']}").status_code == 200
+    assert ann.offer(variant="backgammon", stake=9)["stake"] == 9
+    assert bob.offer(variant="backgammon", stake=9)["stake"] == 9  # a cap per account
+
+
+def test_a_refused_accept_never_tells_anyones_balance(new_player):
+    """Issue 16, item 12: Ann posted twice and Bob took one; Carl's accept of the other is
+    refused saying only that it cannot be covered (it said "ann has 40000")."""
+    ann, bob, carl = new_player("ann"), new_player("bob"), new_player("carl")
+    first = ann.offer(variant="draughts", stake=60_000)
+    second = ann.offer(variant="draughts", stake=60_000)
+    bob.accept(first["id"])
+    refused = carl.post(f"/api/requests/{second['id']}/accept")
+    assert refused.status_code == 409 and refused.json()["error"] == "insufficient_funds"
+    message = refused.json()["message"]
+    assert "cannot cover" in message and "60000" in message
+    assert "40000" not in message and not re.search(r"\bann\b", message)
+    assert carl.balance() == 100_000 and ann.balance() == 40_000
+    poor = carl.post("/api/requests", {"variant": "draughts", "stake": 100_001})
+    assert poor.status_code == 409 and "100000" not in poor.json()["message"]
 
 
 def test_two_accepts_at_once_give_exactly_one_game(new_player):

@@ -8,8 +8,10 @@ through the game socket only what the server's ``legal`` frames offer.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
+import pytest
 from club_client import GameSocket, Player, next_mover, play_randomly
 
 START = 100_000
@@ -140,6 +142,62 @@ def test_resignation_accepted_pays_the_offered_level(new_player):
     assert other.state["result"]["level"] == 2 and other.state["result"]["points"] == 2
     balances = sorted([ann.balance(), bob.balance()])
     assert balances == [START - 80, START + 80]
+
+
+def play_until_doubled(a: GameSocket, b: GameSocket) -> tuple[GameSocket, GameSocket]:
+    """Play on until someone may double; he does; (the doubler, the doubled side)."""
+    while True:
+        mover = next_mover([a, b])
+        assert mover is not None
+        if {"type": "double"} in (mover.legal or []):
+            break
+        menu = [m for m in mover.legal or [] if m["type"] != "resign"]
+        assert mover.act(random.Random(mover.v).choice(menu))["t"] == "state"
+    other = b if mover is a else a
+    assert mover.act({"type": "double"})["t"] == "state"
+    other.until(lambda f: f["t"] == "legal" and f["v"] == mover.v)
+    return mover, other
+
+
+@pytest.mark.parametrize(("stake", "offered"), [(100, True), (10_000, False)])
+def test_a_beaver_is_offered_only_when_it_can_be_covered(new_player, club, stake, offered):
+    """Issue 16, item 11 (PL-5): at stake 10 000 the start holds 30 000 and the double
+    60 000 each; a beaver would need 120 000, so the menu leaves it off (also on a
+    reconnect) and one sent anyway is refused. At stake 100 it is offered."""
+    ann, bob = new_player("ann"), new_player("bob")
+    game_id, a, b = open_game(ann, bob, variant="backgammon", stake=stake, cube=True, beavers=True)
+    _, doubled = play_until_doubled(a, b)
+    answers = {m["type"] for m in doubled.legal or []}
+    assert {"take", "drop"} <= answers and ("beaver" in answers) is offered
+    player = ann if doubled is a else bob
+    again = player.watch(game_id)
+    snapshot = again.until(lambda f: f["t"] == "snapshot")
+    assert ("beaver" in {m["type"] for m in snapshot["d"]["legal"]}) is offered
+    if not offered:
+        seq = doubled.v
+        refused = doubled.act({"type": "beaver"})
+        assert refused["t"] == "error" and refused["d"]["error"] == "insufficient_funds"
+        assert doubled.v == seq and ann.balance() == bob.balance() == START - 60_000
+        assert doubled.act({"type": "take"})["t"] == "state"
+
+
+def test_a_refused_cube_raise_never_tells_a_balance(new_player):
+    """Issue 16, item 12: the refusal says the raise cannot be covered, not who has how
+    much (it said "ann has 40000")."""
+    ann, bob = new_player("ann"), new_player("bob")
+    _, a, b = open_game(ann, bob, variant="backgammon", stake=20_000, cube=True)
+    while True:
+        mover = next_mover([a, b])
+        assert mover is not None
+        if {"type": "double"} in (mover.legal or []):
+            break
+        menu = [m for m in mover.legal or [] if m["type"] != "resign"]
+        assert mover.act(random.Random(mover.v).choice(menu))["t"] == "state"
+    refused = mover.act({"type": "double"})
+    assert refused["t"] == "error" and refused["d"]["error"] == "insufficient_funds"
+    message = refused["d"]["message"]
+    assert "cannot be covered" in message
+    assert "40000" not in message and not re.search(r"\b(ann|bob)\b", message)
 
 
 def test_a_double_nobody_can_cover_is_refused_and_changes_nothing(new_player):

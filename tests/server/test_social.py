@@ -133,6 +133,22 @@ def test_only_the_sender_cancels_and_only_the_recipient_answers(new_player):
     assert bob.get("/api/notifications/unread").json() == {"unread": 0}
 
 
+@pytest.mark.parametrize("request_id", [2**63 + 1, 2**63 - 1, 2**40, 2**31, 0, -1])
+def test_an_id_no_request_can_have_is_not_found_and_changes_nothing(new_player, request_id):
+    """Issue 16, item 11: an id beyond the column (2^63 and more gave a 500) is a 404."""
+    ann, bob = new_player("ann"), new_player("bob")
+    sent = ask(ann, "bob")
+    path = f"/api/friends/requests/{request_id}"
+    refused(bob.post(path + "/accept"), 404, "not_found")
+    refused(bob.post(path + "/decline"), 404, "not_found")
+    refused(ann.http.delete(path), 404, "not_found")
+    assert [r["id"] for r in friends_of(bob)["incoming"]] == [sent["id"]]
+    if request_id > 0:
+        page = bob.get(f"/api/notifications?before={request_id}")
+        assert page.status_code in (200, 422), page.text
+        assert page.status_code == 200 or page.json()["error"] == "invalid_request"
+
+
 @pytest.mark.parametrize("answer", ["accept", "decline", "cancel"])
 def test_a_request_no_longer_open_cannot_be_answered(new_player, answer):
     ann, bob = new_player("ann"), new_player("bob")

@@ -12,6 +12,7 @@ import os
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -21,7 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy import func, select
 
 from sheshbesh.server.accounts import auth, avatars
-from sheshbesh.server.accounts.csrf import CsrfMiddleware
+from sheshbesh.server.accounts.csrf import CsrfMiddleware, stored_secret
 from sheshbesh.server.bots import routes as bot_routes
 from sheshbesh.server.bots.host import BotHost
 from sheshbesh.server.bots.reviews import Reviewer
@@ -33,7 +34,7 @@ from sheshbesh.server.notify import notes as notify
 from sheshbesh.server.relations import friends, presence, profiles
 from sheshbesh.server.rounds import channel, spectate
 from sheshbesh.server.rounds.round import Rounds
-from sheshbesh.server.standings import aftermath
+from sheshbesh.server.standings import aftermath, farming
 from sheshbesh.store.db import Database
 from sheshbesh.store.models import Account
 from sheshbesh.web import STATIC
@@ -52,6 +53,7 @@ def subscribe(club: Club) -> None:
     pushed, presence refreshed, the lobby told, then a bot may think.
     """
     aftermath.subscribe(club)
+    farming.subscribe(club)
     notify.subscribe(club)
     presence.subscribe(club)
     lobby_socket.subscribe(club)
@@ -75,7 +77,9 @@ def create_app(
         await db.migrate()
         bus = make_bus(settings.redis_url)
         await bus.start()
-        club = Club(settings, db, bus, now=now, new_id=make_id, new_seed=new_seed)
+        secret = settings.secret or await stored_secret(db)
+        club = Club(replace(settings, secret=secret), db, bus,
+                    now=now, new_id=make_id, new_seed=new_seed)  # fmt: skip
         rounds = Rounds(club)
         club.provide(rounds)
         bots = BotHost(club) if settings.bots else None

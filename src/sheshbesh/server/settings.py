@@ -7,6 +7,27 @@ import os
 import secrets
 from dataclasses import dataclass, field
 
+OFF = ("0", "off", "false", "none")
+
+
+def parse_limits(text: str) -> tuple[tuple[int, float], ...]:
+    """``"5/600,75/86400"`` as ((5, 600.0), (75, 86400.0)); ``off``: no limit.
+
+    >>> parse_limits("5/600, 75/86400")
+    ((5, 600.0), (75, 86400.0))
+    >>> parse_limits("off")
+    ()
+    """
+    if text.strip().lower() in OFF:
+        return ()
+    pairs = []
+    for part in text.split(","):
+        count, _, seconds = part.strip().partition("/")
+        if not count.isdigit() or not seconds:
+            raise ValueError(f"a limit is COUNT/SECONDS, e.g. 5/600, not {part.strip()!r}")
+        pairs.append((int(count), float(seconds)))
+    return tuple(pairs)
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:
@@ -16,12 +37,19 @@ class Settings:
     """With Redis, events travel between server processes; without, within one."""
     secure_cookies: bool = False
     """Set behind HTTPS so cookies are never sent in clear."""
+    secret: str | None = field(default=None, repr=False)
+    """The key of the CSRF tokens (``SHESHBESH_SECRET``); the same for every process. None:
+    the club makes one on first start and keeps it in its database, which every process
+    on that database then shares."""
     session_days: float = 30.0
     abandon_grace: float = 120.0
     """Seconds a disconnected player may keep the opponent waiting on his turn (PL-7)."""
     login_failures: int = 5
+    login_address_failures: int = 30
     login_window: float = 300.0
-    """At most ``login_failures`` wrong passwords per account in ``login_window`` seconds."""
+    """In ``login_window`` seconds: at most ``login_failures`` wrong passwords for a name
+    from one address (and from all together, for addresses the account does not know),
+    and ``login_address_failures`` from one address whatever the names (``accounts.lockout``)."""
     password_profile: str = "strong"
     """``strong`` (argon2id, RFC 9106 low-memory profile) or ``fast`` (tests and benches only)."""
     max_frame: int = 4096
@@ -29,6 +57,23 @@ class Settings:
     max_body: int = 64 * 1024
     """The largest HTTP request body, in bytes (413 above it; 0: no limit)."""
     max_stake: int = 10**9
+    max_open_requests: int = 5
+    """Open requests (public ones and private challenges) one account may have at once,
+    as lichess caps a player's seeks."""
+    signup_limits: tuple[tuple[int, float], ...] = ((5, 600.0), (75, 86400.0))
+    """Registrations per address: at most N in any window of so many seconds, for each
+    pair (lichess's 10 per 10 minutes and 150 a day, at the double cost it charges a
+    signup without a captcha). ``()``: no limit (``SHESHBESH_SIGNUP_LIMITS=off``)."""
+    young_days: float = 1.0
+    young_games: int = 5
+    young_stake: int | None = 1000
+    """An account younger than ``young_days`` or with fewer than ``young_games`` finished
+    games holds at most this much FUN in one game's escrow (bots exempt; None: no cap,
+    ``SHESHBESH_YOUNG_STAKE=off``)."""
+    farm_losers: int = 3
+    farm_window: float = 7 * 86400.0
+    """A moderation report flags a player to whom this many young accounts lost FUN
+    within this many seconds (``sheshbesh moderate --reports``)."""
     bots: bool = True
     """Create the club's bot accounts and let them play (``SHESHBESH_BOTS=0``: no bots)."""
     bot_delay: float = 0.7
@@ -52,6 +97,8 @@ class Settings:
             values["database_url"] = env["DATABASE_URL"]
         if env.get("REDIS_URL"):
             values["redis_url"] = env["REDIS_URL"]
+        if env.get("SHESHBESH_SECRET"):
+            values["secret"] = env["SHESHBESH_SECRET"]
         if env.get("SHESHBESH_SECURE_COOKIES"):
             values["secure_cookies"] = env["SHESHBESH_SECURE_COOKIES"] not in ("0", "false", "")
         if env.get("SHESHBESH_ABANDON_GRACE"):
@@ -66,5 +113,10 @@ class Settings:
         for name in ("bot_workers", "review_workers", "review_queue", "max_body"):
             if env.get(f"SHESHBESH_{name.upper()}"):
                 values[name] = int(env[f"SHESHBESH_{name.upper()}"])
+        if env.get("SHESHBESH_SIGNUP_LIMITS"):
+            values["signup_limits"] = parse_limits(env["SHESHBESH_SIGNUP_LIMITS"])
+        if env.get("SHESHBESH_YOUNG_STAKE"):
+            stake = env["SHESHBESH_YOUNG_STAKE"]
+            values["young_stake"] = None if stake in OFF else int(stake)
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]

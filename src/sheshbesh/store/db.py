@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event, text
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
@@ -48,6 +49,14 @@ def async_url(url: str) -> str:
     if scheme == "sqlite":
         return f"sqlite+aiosqlite://{rest}"
     return url
+
+
+def insert_new(session: AsyncSession, model: type[Any], values: dict[str, Any]) -> Any:
+    """``INSERT … ON CONFLICT DO NOTHING`` for ``model`` in this session's dialect: a row
+    that another transaction may be inserting at the same moment is made exactly once."""
+    name = session.get_bind().dialect.name
+    dialect: Any = postgresql if name == "postgresql" else sqlite
+    return dialect.insert(model).values(values).on_conflict_do_nothing()
 
 
 class Database:

@@ -179,13 +179,31 @@ class GameEvent(Base):
 
 
 class LoginAttempt(Base):
-    """Failed logins, counted per username for the rate limit (shared by every process)."""
+    """A wrong password, counted per name and per address (shared by every process).
+
+    ``session_hash`` is the session of a wrong *current* password at a password
+    change (that session's own count); rows older than the window are deleted.
+    """
 
     __tablename__ = "login_failures"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     username_key: Mapped[str] = mapped_column(String(20), index=True)
-    at: Mapped[float] = mapped_column(Float)
+    at: Mapped[float] = mapped_column(Float, index=True)
+    address: Mapped[str] = mapped_column(String(64), index=True, default="", server_default="")
+    session_hash: Mapped[str | None] = mapped_column(String(64))
+
+
+class KnownAddress(Base):
+    """An address an account has logged in from: its owner, not a stranger, when locked."""
+
+    __tablename__ = "known_addresses"
+    __table_args__ = (UniqueConstraint("user_id", "address", name="one_row_per_address"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    address: Mapped[str] = mapped_column(String(64))
+    last_at: Mapped[float] = mapped_column(Float)
 
 
 # --- the club around the games (issue 8) -----------------------------------------------
@@ -316,3 +334,46 @@ class GameReview(Base):
     plies: Mapped[int] = mapped_column(Integer, primary_key=True)
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[float] = mapped_column(Float)
+
+
+# --- abuse (issue 16) -----------------------------------------------------------------
+
+
+class Signup(Base):
+    """One registration and the address it came from: what the signup limit counts."""
+
+    __tablename__ = "signups"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    address: Mapped[str] = mapped_column(String(64), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    at: Mapped[float] = mapped_column(Float, index=True)
+
+
+class Report(Base):
+    """A pattern the club noticed and an operator should look at (``moderate --reports``).
+
+    One row per kind and suspect; ``detail`` keeps the evidence (for ``farming``:
+    the young accounts that lost FUN to the suspect, with their games).
+    """
+
+    __tablename__ = "reports"
+    __table_args__ = (UniqueConstraint("kind", "suspect_id", name="one_report_per_suspect"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    suspect_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[float] = mapped_column(Float)
+    flagged_at: Mapped[float | None] = mapped_column(Float)
+    """When the evidence first reached the threshold (None: watched, not yet shown)."""
+
+
+class ClubSecret(Base):
+    """A secret the club made for itself (the CSRF tokens' key) when none is configured:
+    kept here so every process on the database shares it."""
+
+    __tablename__ = "club_secrets"
+
+    name: Mapped[str] = mapped_column(String(20), primary_key=True)
+    value: Mapped[str] = mapped_column(String(100))

@@ -1,9 +1,9 @@
 """Accounts: register (with the welcome grant), log in and out, change the password, who am I.
 
 Passwords are argon2id hashes (argon2-cffi), computed off the event loop. Wrong
-passwords are counted per account in the database, so every server process
-enforces the same limit. Sessions and who is asking: ``sessions.py``; CSRF:
-``csrf.py``.
+passwords are counted per name and per address in the database, so every server
+process enforces the same limits and no stranger can lock an owner out
+(``lockout.py``). Sessions and who is asking: ``sessions.py``; CSRF: ``csrf.py``.
 """
 
 from __future__ import annotations
@@ -17,15 +17,16 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from sheshbesh.server.club import Club, club_of
-from sheshbesh.server.errors import ApiError, Conflict, TooMany
+from sheshbesh.server.errors import ApiError, Conflict
 from sheshbesh.store import ledger
 from sheshbesh.store.models import LoginAttempt, Session, User
 
+from . import lockout, trust
 from .sessions import SESSION_COOKIE, me_json, require_user, token_hash, user_of
 
 router = APIRouter(prefix="/api", tags=["accounts"])
@@ -79,13 +80,21 @@ def hasher(club: Club) -> PasswordHasher:
 
 @router.post("/register", status_code=201)
 async def register(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
-    """Create an account with the welcome grant of 100 000 FUN, and log it in."""
+    """Create an account with the welcome grant of 100 000 FUN, and log it in.
+
+    At most so many accounts per address in each window (``signup_limits``): 429
+    with ``Retry-After`` beyond, before anything is hashed or written.
+    """
     club = club_of(request)
     name = check_username(body.username)
     password = check_password(body.password)
+    address = trust.address_of(request)
+    async with club.db.read() as session:  # before the costly hash
+        await trust.check_signup(club, session, address, club.now())
     digest = await asyncio.to_thread(hasher(club).hash, password)
     try:
         async with club.db.transaction() as session:
+            await trust.check_signup(club, session, address, club.now())
             user = User(
                 username=name,
                 username_key=name.lower(),
@@ -100,6 +109,8 @@ async def register(body: Credentials, request: Request, response: Response) -> d
             await ledger.transfer(
                 session, "grant", [(grants, -ledger.GRANT), (wallet, ledger.GRANT)], now=club.now()
             )
+            await trust.record_signup(club, session, address, user.id, club.now())
+            await lockout.remember(session, user.id, address, club.now())
             token = await _open_session(club, session, user)
             me = await me_json(club, session, user)
     except IntegrityError:
@@ -108,37 +119,30 @@ async def register(body: Credentials, request: Request, response: Response) -> d
     return me
 
 
-async def _check_not_locked(club: Club, session: AsyncSession, key: str, now: float) -> None:
-    """Refuse once an account has had too many wrong passwords lately (any process)."""
-    failures = await session.scalar(
-        select(func.count())
-        .select_from(LoginAttempt)
-        .where(LoginAttempt.username_key == key)
-        .where(LoginAttempt.at > now - club.settings.login_window)
-    )
-    if (failures or 0) >= club.settings.login_failures:
-        raise TooMany(
-            "too many wrong passwords for this account; try again in a few minutes",
-            retry_after=club.settings.login_window,
-        )
-
-
 @router.post("/login")
 async def login(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+    """Log in; wrong passwords are limited per name and address (``lockout``), and the
+    owner (from an address or a session the account knows) is never locked out by others."""
     club = club_of(request)
     key = body.username.lower()[:20]
+    address = trust.address_of(request)
+    sid = request.cookies.get(SESSION_COOKIE, "")
     now = club.now()
     async with club.db.read() as session:
-        await _check_not_locked(club, session, key, now)
         user = await session.scalar(select(User).where(User.username_key == key))
+        known = user is not None and await lockout.is_known(
+            session, user.id, address, token_hash(sid) if sid else None
+        )
+        await lockout.check_login(club, session, key, address, known, now)
     if user is None or not await _verify(club, user.password_hash, body.password[:256]):
         async with club.db.transaction() as session:
-            session.add(LoginAttempt(username_key=key, at=now))
+            await lockout.record_failure(club, session, key, address, now)
         raise ApiError("wrong username or password", status=401, code="wrong_password")
     if user.closed_at is not None:  # said only to whoever knows the password
         raise ApiError("this account was closed by the club", status=403, code="account_closed")
     async with club.db.transaction() as session:
-        await session.execute(delete(LoginAttempt).where(LoginAttempt.username_key == key))
+        await lockout.forget_failures(session, key, address)
+        await lockout.remember(session, user.id, address, now)
         token = await _open_session(club, session, user)
         me = await me_json(club, session, user)
     _set_session_cookie(club, response, token)
@@ -154,19 +158,22 @@ class PasswordChange(BaseModel):
 async def change_password(body: PasswordChange, request: Request) -> dict[str, Any]:
     """A new password, given the current one; every other session of the account ends.
 
-    Wrong current passwords count with wrong logins: guessing here is no easier.
+    Wrong current passwords count with wrong logins (from this address): guessing
+    here is no easier. This session is limited by its own failures only, so
+    strangers' wrong logins never stop its owner from changing the password.
     """
     club = club_of(request)
     user = await require_user(request)
     now = club.now()
+    address = trust.address_of(request)
+    kept = token_hash(request.cookies.get(SESSION_COOKIE, ""))
     async with club.db.read() as session:
-        await _check_not_locked(club, session, user.username_key, now)
+        await lockout.check_change(club, session, kept, now)
     if not await _verify(club, user.password_hash, body.current[:256]):
         async with club.db.transaction() as session:
-            session.add(LoginAttempt(username_key=user.username_key, at=now))
+            await lockout.record_failure(club, session, user.username_key, address, now, kept)
         raise ApiError("that is not your current password", status=403, code="wrong_password")
     digest = await asyncio.to_thread(hasher(club).hash, check_password(body.new))
-    kept = token_hash(request.cookies.get(SESSION_COOKIE, ""))
     async with club.db.transaction() as session:
         me = await session.get(User, user.id)
         assert me is not None
@@ -174,9 +181,8 @@ async def change_password(body: PasswordChange, request: Request) -> dict[str, A
         ended = await session.execute(
             delete(Session).where(Session.user_id == user.id, Session.token_hash != kept)
         )
-        await session.execute(
-            delete(LoginAttempt).where(LoginAttempt.username_key == user.username_key)
-        )
+        await session.execute(delete(LoginAttempt).where(LoginAttempt.session_hash == kept))
+        await lockout.forget_failures(session, user.username_key, address)
     return {"ok": True, "sessions_ended": ended.rowcount}  # type: ignore[attr-defined]
 
 

@@ -8,6 +8,10 @@
 - **Mute** an account's chat for some minutes, or lift a mute. The chat already
   reads the stored mute (``users.chat_muted_until``), in every process.
 
+- **Read the reports** the club wrote about patterns a person should look at
+  (``--reports``): today ``farming``, young accounts losing FUN to one account
+  (``standings.farming``). Each lists the evidence; deciding is the operator's.
+
 The command works on the database itself, so it needs no running server and
 reaches every process of a cluster. A lobby that is open shows a cancelled request
 until its next load, and an accept of that request is refused.
@@ -21,8 +25,8 @@ from typing import Any
 from sqlalchemy import delete, or_, select, update
 
 from sheshbesh.store.db import Database
+from sheshbesh.store.models import Report, Session, User
 from sheshbesh.store.models import Request as GameRequest
-from sheshbesh.store.models import Session, User
 
 MAX_MUTE_MINUTES = 365 * 24 * 60
 
@@ -80,4 +84,21 @@ async def moderate(db: Database, username: str, action: Moderation, now: float) 
     return done
 
 
-__all__ = ["MAX_MUTE_MINUTES", "Moderation", "NoSuchAccount", "moderate"]
+async def flagged_reports(db: Database) -> list[dict[str, Any]]:
+    """Every flagged report, newest first, with its suspect and evidence."""
+    async with db.read() as session:
+        rows = await session.execute(
+            select(Report, User)
+            .join(User, User.id == Report.suspect_id)
+            .where(Report.flagged_at.is_not(None))
+            .order_by(Report.flagged_at.desc())
+        )
+        return [
+            {"id": report.id, "kind": report.kind, "suspect": user.username,
+             "closed": user.closed_at is not None, "flagged_at": report.flagged_at,
+             "losses": report.detail.get("losses", [])}
+            for report, user in rows.all()
+        ]  # fmt: skip
+
+
+__all__ = ["MAX_MUTE_MINUTES", "Moderation", "NoSuchAccount", "flagged_reports", "moderate"]

@@ -261,7 +261,10 @@ class BotHost:
                 # The bot cannot answer: its clock runs on as a person's would (PL-7).
                 log.warning("bot %s in game %s: %s", engine, round_.id, error)
                 return
-            await round_.act(round_.seats[seat], seq, action_frame(action))
+            frame = action_frame(action)
+            if frame["type"] in round_.uncovered:  # a beaver the escrow cannot hold: take
+                frame = {"type": "take"}
+            await round_.act(round_.seats[seat], seq, frame)
         except ApiError as error:
             log.info("bot in game %s refused at %s: %s", round_.id, seq, error)
         except Exception:

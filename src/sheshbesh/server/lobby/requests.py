@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
-from sqlalchemy import ColumnElement, or_, select, update
+from sqlalchemy import ColumnElement, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
@@ -26,6 +26,7 @@ from sheshbesh.play.clock import InvalidTimeControl, TimeControl
 from sheshbesh.play.draughts import DraughtsOptions
 from sheshbesh.play.errors import InvalidOptions
 from sheshbesh.play.options import NARDY, RaceOptions
+from sheshbesh.server.accounts import trust
 from sheshbesh.server.accounts.sessions import require_user, user_json, user_of
 from sheshbesh.server.club import Club, club_of
 from sheshbesh.server.errors import ApiError, Conflict, Forbidden, NotFound
@@ -141,7 +142,7 @@ def can_accept(request: GameRequest, user_id: int, balance: int, needed: int) ->
     if request.invitee_id is not None and request.invitee_id != user_id:
         return "this request is a private challenge to another player"
     if balance < needed:
-        return f"this game needs {needed} FUN in escrow and you have {balance}"
+        return f"this game needs {needed} FUN in escrow, more than you can cover"
     return None
 
 
@@ -185,6 +186,7 @@ async def post_request(
         raise ApiError(f"clock: {error}", status=422, code="invalid_clock") from None
     needed = body.stake * opening_exposure(kind, body.variant, options)
     async with club.db.transaction() as session:
+        await _check_open_requests(club, session, user)
         invitee = await _invitee(session, body.opponent, user)
         check_bot_policy(invitee, body.variant, body.stake)
         if invitee is not None and await social.blocked_between(session, user.id, invitee.id):
@@ -194,10 +196,11 @@ async def post_request(
             raise Conflict(f"return to your game {left} before opening a new request",
                            code="abandoning")  # fmt: skip
         await playbans.check_not_banned(session, user.id, club.now())
+        await trust.check_stake(club, session, user, needed, club.now(), status=422)
         balance = await ledger.balance_of(session, user.id)
         if balance < needed:
             raise ApiError(
-                f"this request needs {needed} FUN in escrow and you have {balance}",
+                f"this request needs {needed} FUN in escrow, more than you can cover",
                 status=409,
                 code="insufficient_funds",
             )
@@ -221,6 +224,23 @@ async def post_request(
     await notify.push(club, notes)
     await club.events.emit(RequestPosted(game_request, invitee))
     return view
+
+
+async def _check_open_requests(club: Club, session: AsyncSession, user: User) -> None:
+    """At most ``max_open_requests`` at once; the owner's row is held until the commit
+    (PostgreSQL), so posts at the same moment are counted one after the other."""
+    await session.execute(select(User.id).where(User.id == user.id).with_for_update(key_share=True))
+    count = await session.scalar(
+        select(func.count())
+        .select_from(GameRequest)
+        .where(GameRequest.owner_id == user.id, GameRequest.status == "open")
+    )
+    most = club.settings.max_open_requests
+    if (count or 0) >= most:
+        raise Conflict(
+            f"you have {count} open requests, the most one may have ({most}); cancel one first",
+            code="too_many_requests",
+        )
 
 
 async def _invitee(session: AsyncSession, name: str | None, user: User) -> User | None:
@@ -363,6 +383,7 @@ async def accept(club: Club, request_id: str, user: User) -> dict[str, Any]:
                            code="abandoning")  # fmt: skip
         if not user.is_bot:
             await playbans.check_not_banned(session, user.id, club.now())
+        await trust.check_stake(club, session, user, needed, club.now())
         if await social.blocked_between(session, user.id, found.owner_id):
             raise Forbidden("you cannot play this player", code="cannot_send")
         claimed = await session.execute(
@@ -374,8 +395,16 @@ async def accept(club: Club, request_id: str, user: User) -> dict[str, Any]:
             raise Conflict("someone else accepted this request first", code="request_closed")
         if user.is_bot:
             await cover_bot(session, user, needed, club.now())
-        game = await start_game(club, session, found, game_id, user.id)
         owner = await session.get(User, found.owner_id)
+        short = owner is not None and await ledger.balance_of(session, owner.id) < needed
+        if short and owner is not None and not owner.is_bot:  # he spent it since posting
+            raise ApiError(  # that it cannot be covered; never how much he has
+                f"this game needs {needed} FUN in escrow from each player, and its owner"
+                " cannot cover that now",
+                status=409,
+                code="insufficient_funds",
+            )
+        game = await start_game(club, session, found, game_id, user.id)
         notes = []
         if owner is not None and not owner.is_bot:
             accepted = {"game_id": game.id, "by": user.username, "variant": found.variant,

@@ -6,24 +6,33 @@ when that loss grows (the opening escrow, a double offered, a beaver) and
 write ledger rows in the caller's transaction, the one that stores the move's
 events (``rounds.store``), so money and moves commit together or not at all. A
 top-up that either player cannot cover raises a clear ``insufficient_funds``
-error, and the caller's transaction, events included, rolls back.
+error (a young account over its cap: ``stake_limit``), and the caller's
+transaction, events included, rolls back.
 """
 
 from __future__ import annotations
 
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from sheshbesh.server.accounts import trust
+from sheshbesh.server.club import Club
 from sheshbesh.server.errors import ApiError
 from sheshbesh.store import ledger
 from sheshbesh.store.ledger import InsufficientFunds
 from sheshbesh.store.models import Game, User
 
 
-async def top_up(session: AsyncSession, game: Game, needed: int, seq: int, now: float) -> None:
-    """PL-5: hold ``needed`` FUN from each side; a raise either cannot cover is refused."""
+async def top_up(
+    club: Club, session: AsyncSession, game: Game, needed: int, seq: int, now: float
+) -> None:
+    """PL-5: hold ``needed`` FUN from each side; a raise either cannot cover is refused,
+    and so is one over a young account's cap (``accounts.trust``)."""
     more = needed - min(game.held0, game.held1)
     if more <= 0:
         return
+    for user in await _players(session, game):
+        await trust.check_stake(club, session, user, needed, now)
     escrow = await ledger.escrow_of(session, game.id)
     wallets = [await ledger.wallet_of(session, uid) for uid in (game.seat0_id, game.seat1_id)]
     try:
@@ -31,18 +40,31 @@ async def top_up(session: AsyncSession, game: Game, needed: int, seq: int, now: 
             session, "escrow", [(wallets[0], -more), (wallets[1], -more), (escrow, 2 * more)],
             now=now, game_id=game.id, seq=seq,
         )  # fmt: skip
-    except InsufficientFunds as error:
-        short = 0 if error.account.id == wallets[0].id else 1
-        name = await session.get(User, (game.seat0_id, game.seat1_id)[short])
-        who = name.username if name is not None else f"seat {short}"
+    except InsufficientFunds:
+        # Never a balance or who is short: the other player must not learn anyone's wallet.
         raise ApiError(
             f"not enough FUN to raise the stakes: each player must hold {needed} FUN in escrow"
-            f" ({more} more), and {who} has {error.account.balance} (PL-5)",
+            f" ({more} more), and that cannot be covered (PL-5)",
             status=409,
             code="insufficient_funds",
         ) from None
     game.held0 += more
     game.held1 += more
+
+
+async def can_cover(club: Club, session: AsyncSession, game: Game, needed: int, now: float) -> bool:
+    """Would :func:`top_up` to ``needed`` go through (both wallets, the young cap)? What the
+    menu asks before it offers a raise the other side did not choose (a beaver)."""
+    more = needed - min(game.held0, game.held1)
+    if more <= 0:
+        return True
+    cap = club.settings.young_stake
+    for user in await _players(session, game):
+        if cap is not None and needed > cap and await trust.is_young(club, session, user, now):
+            return False
+        if await ledger.balance_of(session, user.id) < more:
+            return False
+    return True
 
 
 async def pay_out(
@@ -60,3 +82,8 @@ async def pay_out(
         now=now, game_id=game.id, seq=seq,
     )  # fmt: skip
     game.held0 = game.held1 = 0
+
+
+async def _players(session: AsyncSession, game: Game) -> list[User]:
+    seats = (game.seat0_id, game.seat1_id)
+    return list(await session.scalars(select(User).where(User.id.in_(seats))))

@@ -139,7 +139,9 @@ class ReadIn(BaseModel):
 @router.get("")
 async def list_notes(
     request: Request,
-    before: int | None = Query(default=None, ge=1, description="only notes older than this id"),
+    before: int | None = Query(
+        default=None, ge=1, le=2**31 - 1, description="only notes older than this id"
+    ),
     limit: int = Query(default=PAGE, ge=1, le=PAGE_MAX),
 ) -> dict[str, Any]:
     """The player's notes, newest first; page on with ``before`` = the last id seen."""

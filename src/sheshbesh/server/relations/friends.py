@@ -263,8 +263,14 @@ async def send_request(body: NameIn, request: Request) -> dict[str, Any]:
     return request_json(found, me, other)
 
 
+MAX_ID = 2**31 - 1
+"""The largest id an ``Integer`` column holds (PostgreSQL's): a larger one is no request."""
+
+
 async def _answerable(session: AsyncSession, request_id: int, me: User, role: str) -> FriendRequest:
     """The open request ``me`` may answer as its ``role`` (``recipient`` or ``sender``), locked."""
+    if not 1 <= request_id <= MAX_ID:  # never sent to the database: it would overflow
+        raise NotFound(f"no friend request {request_id}")
     found = await session.get(FriendRequest, request_id)
     if found is None or me.id not in (found.sender_id, found.recipient_id):
         raise NotFound(f"no friend request {request_id}")

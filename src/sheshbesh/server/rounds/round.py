@@ -34,6 +34,7 @@ from sheshbesh.server.accounts.avatars import avatar_url
 from sheshbesh.server.club import Club
 from sheshbesh.server.errors import ApiError, Conflict, Forbidden, NotFound
 from sheshbesh.server.events import RoundLoaded, RoundMoved, TurnAwaits
+from sheshbesh.server.money import escrow
 from sheshbesh.server.standings import ratings as standings
 from sheshbesh.store.group import MoveWrite
 from sheshbesh.store.models import Game, GameEvent, User
@@ -65,6 +66,8 @@ class Round:
         """User id → the avatar's URL, with its version (as ``user_json`` gives it)."""
         self.ratings: dict[int, dict[str, Any]] = {}
         """User id → rating in this game's variant (and, once rated, its change)."""
+        self.uncovered: frozenset[str] = frozenset()
+        """Answers on the menu that the escrow cannot cover now (a beaver): left off it."""
 
     # --- loading --------------------------------------------------------------------
 
@@ -88,6 +91,7 @@ class Round:
             await self._read_ratings(session, game)
         self.game = game
         self.table = replay_table(game.kind, events[0], events[1:])
+        await self.check_cover()
 
     async def _read_ratings(self, session: AsyncSession, game: Game) -> None:
         seats = [game.seat0_id, game.seat1_id]
@@ -169,6 +173,30 @@ class Round:
             "seq": table.seq,
         }
 
+    def legal(self) -> list[dict[str, Any]]:
+        """The menu of the side to act, without what the escrow cannot cover."""
+        assert self.table is not None
+        return [frame for frame in self.table.legal() if frame["type"] not in self.uncovered]
+
+    async def check_cover(self) -> None:
+        """Leave a beaver off the menu when either side could not hold its escrow (PL-5):
+        a player is never offered an answer that the money would refuse. (A double stays
+        on: refused, it says why, and the doubler may simply roll.)"""
+        self.uncovered = frozenset()
+        game, table, seat = self.game, self.table, None
+        if game is not None and table is not None and game.stake > 0:
+            seat = self.to_act_seat()
+        if seat is None or table is None or game is None:
+            return
+        beaver = {"type": "beaver"}
+        if beaver not in table.legal():
+            return
+        needed = game.stake * table.exposure_after(beaver, table.side_of(seat))
+        async with self.club.db.read() as session:
+            covered = await escrow.can_cover(self.club, session, game, needed, self.club.now())
+        if not covered:
+            self.uncovered = frozenset({"beaver"})
+
     def snapshot(self, seat: int | None, now: float) -> dict[str, Any]:
         table, game = self.table, self.game
         assert table is not None and game is not None
@@ -179,7 +207,7 @@ class Round:
             "clock": self.clock_json(now),
             "presence": self.presence(),
             "to_act": to_act,
-            "legal": table.legal() if seat is not None and seat == to_act else None,
+            "legal": self.legal() if seat is not None and seat == to_act else None,
         }
 
     # --- acting ---------------------------------------------------------------------
@@ -330,13 +358,14 @@ class Round:
         """Tell every process's sockets, then this club's packages (``RoundMoved``)."""
         table = applied.table
         seat = self.to_act_seat()
+        await self.check_cover()
         message = {
             "events": list(applied.events),
             "seq": table.seq,
             "state": table.view(),
             "clock": self.clock_json(self.club.now()),
             "to_act": seat,
-            "legal": table.legal() if seat is not None else None,
+            "legal": self.legal() if seat is not None else None,
         }
         if table.finished:
             async with self.club.db.read() as session:
@@ -407,6 +436,7 @@ class Round:
             if game is not None:
                 self.table = await self.catch_up(session, game)
                 self.game = game
+        await self.check_cover()
         self.schedule()
 
     # --- timers ---------------------------------------------------------------------

@@ -32,7 +32,7 @@ async def store_applied(
     if applied.clock is not None:
         game.clock = applied.clock.to_state()
     if not table.finished:
-        await escrow.top_up(session, game, game.stake * table.exposure(), table.seq, now)
+        await escrow.top_up(club, session, game, game.stake * table.exposure(), table.seq, now)
         return
     paid = _paid(game, table)
     await escrow.pay_out(session, game, paid, table.seq, now)

@@ -76,6 +76,11 @@ class Table:
         """The most stakes either side can lose from here, a pending double included."""
         return 1
 
+    def exposure_after(self, data: Any, side: Side) -> int:
+        """The exposure once ``side`` has sent the action ``data`` (one its menu offers)."""
+        state, _ = self.step(self.parse(data, side), None)
+        return type(self)(state).exposure()
+
     def payout(self) -> dict[Side, int] | None:
         """Stakes paid to each side once finished (negative: paid by); ``None`` while live."""
         result = self.state.result
