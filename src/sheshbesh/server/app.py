@@ -93,6 +93,7 @@ def create_app(
         finally:
             if bots is not None:
                 bots.stop()
+            await spectate.spectators_of(club).stop()
             rounds.stop()
             await presence.stop(club)
             await bus.stop()
