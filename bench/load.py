@@ -63,6 +63,11 @@ NEVER = ("resign", "undo", "accept_draw", "decline_draw")
 RAMP = "50,100,150,250,500,750,1000"
 GOAL_P99_MS = 100.0
 """The ramp's bar for "held" (DESIGN goal: 500 games, p99 under 100 ms)."""
+UNLIMITED = {"SHESHBESH_FRAME_RATE": "1e6", "SHESHBESH_FRAME_BURST": "1e6",
+             "SHESHBESH_SOCKET_OPEN_RATE": "1e6", "SHESHBESH_SOCKET_OPEN_BURST": "1e6",
+             "SHESHBESH_SOCKETS_PER_ADDRESS": "0"}  # fmt: skip
+"""The club's limits on one client, lifted: here thousands of players share one loopback
+address and play at machine speed (``--think 0``); bench/abuse.py runs the real limits."""
 
 
 # --- the server -------------------------------------------------------------------------
@@ -77,8 +82,9 @@ def free_port() -> int:
 class Server:
     """``sheshbesh serve`` on a fresh SQLite file in a subprocess, killed on the way out."""
 
-    def __init__(self, tag: str, deflate: bool) -> None:
+    def __init__(self, tag: str, deflate: bool, env: dict[str, str] | None = None) -> None:
         self.stem = f"/tmp/load-{os.getpid()}-{tag}"
+        self.env = UNLIMITED if env is None else env
         self.db = Path(self.stem + ".db")
         self.log = Path(self.stem + ".log")
         self.port = free_port()
@@ -90,7 +96,8 @@ class Server:
     def __enter__(self) -> Server:
         env = dict(os.environ)
         env.update(SHESHBESH_PASSWORD_PROFILE="fast", SHESHBESH_ABANDON_GRACE="600",
-                   SHESHBESH_SIGNUP_LIMITS="off", SHESHBESH_YOUNG_STAKE="off")  # fmt: skip
+                   SHESHBESH_SIGNUP_LIMITS="off", SHESHBESH_YOUNG_STAKE="off",
+                   **self.env)  # fmt: skip
         paths = [*filter(None, [env.get("PYTHONPATH")]), str(ROOT / "src")]  # the caller's first
         env["PYTHONPATH"] = os.pathsep.join(paths)
         command = [sys.executable, "-m", "sheshbesh.cli", "serve", "--db", str(self.db),

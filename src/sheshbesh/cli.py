@@ -214,6 +214,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from sheshbesh.server.app import create_app
     from sheshbesh.server.collector import tune
+    from sheshbesh.server.serving import UVICORN
     from sheshbesh.server.settings import Settings
 
     settings = Settings.from_env(database_url=args.db, redis_url=args.redis)
@@ -225,7 +226,7 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"sheshbesh: the club is at http://{args.host}:{args.port}", file=sys.stderr, flush=True)
     uvicorn.run(
         app, host=args.host, port=args.port, log_level="warning",
-        ws_max_size=64 * 1024, proxy_headers=proxies is not None, forwarded_allow_ips=proxies,
+        proxy_headers=proxies is not None, forwarded_allow_ips=proxies, **UVICORN,
     )  # fmt: skip
     return 0
 

@@ -27,9 +27,14 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from sheshbesh.server.app import create_app
+from sheshbesh.server.serving import UVICORN
 from sheshbesh.server.settings import Settings
 
 PASSWORD = "correct horse battery"
+UNTHROTTLED: dict[str, Any] = {"frame_rate": 1e6, "frame_burst": 1e6, "socket_open_rate": 1e6,
+                               "socket_open_burst": 1e6}  # fmt: skip
+"""Frame budgets for the clubs of tests that play whole games at machine speed (a person
+never sends 20 frames a second; ``test_floods`` runs the club's real budgets)."""
 
 
 def free_port() -> int:
@@ -46,8 +51,8 @@ class RunningClub:
         self.port = free_port()
         self.app = create_app(settings, **inject)
         config = uvicorn.Config(
-            self.app, host="127.0.0.1", port=self.port, log_level="warning",
-            ws_max_size=64 * 1024, lifespan="on",
+            self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on",
+            **UVICORN,
         )  # fmt: skip
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -315,9 +320,10 @@ class ServerProcess:
                    "--db", self.database_url]  # fmt: skip
         if self.redis_url:
             command += ["--redis", self.redis_url]
+        unthrottled = {f"SHESHBESH_{k.upper()}": str(v) for k, v in UNTHROTTLED.items()}
         env = {**os.environ, "SHESHBESH_PASSWORD_PROFILE": "fast",
                "SHESHBESH_SIGNUP_LIMITS": "off", "SHESHBESH_YOUNG_STAKE": "off",
-               **self.env}  # fmt: skip
+               **unthrottled, **self.env}  # fmt: skip
         # stderr to a file, never a pipe nobody reads (a chatty server would block on it)
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in kill and stop)
         self.process = subprocess.Popen(command, env=env, stderr=self.log)

@@ -15,7 +15,7 @@ from typing import Any
 import pg
 import pytest
 import redis_server
-from club_client import Player, RunningClub
+from club_client import UNTHROTTLED, Player, RunningClub
 
 from sheshbesh.server.settings import Settings
 
@@ -63,7 +63,7 @@ def club_settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
         database_url = request.getfixturevalue("postgres_url")
     else:
         database_url = str(tmp_path / "club.db")
-    return Settings(database_url=database_url, password_profile="fast", **OPEN_DOORS)
+    return Settings(database_url=database_url, password_profile="fast", **OPEN_DOORS, **UNTHROTTLED)
 
 
 @pytest.fixture

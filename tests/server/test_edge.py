@@ -48,8 +48,9 @@ def read_response(conn: socket.socket) -> tuple[int, dict[str, str], bytes]:
 def post_head(player: Player, path: str, extra: str) -> bytes:
     """A POST's head as a browser with the player's CSRF token would send it."""
     token = player.http.headers["X-CSRF-Token"]
+    cookies = "; ".join(f"{k}={v}" for k, v in player.http.cookies.items())
     return (f"POST {path} HTTP/1.1\r\nHost: club\r\nContent-Type: application/json\r\n"
-            f"Cookie: csrf={token}\r\nX-CSRF-Token: {token}\r\n{extra}\r\n").encode()  # fmt: skip
+            f"Cookie: {cookies}\r\nX-CSRF-Token: {token}\r\n{extra}\r\n").encode()  # fmt: skip
 
 
 def test_a_declared_body_over_the_limit_is_refused_before_it_is_sent(club, new_player):

@@ -102,6 +102,7 @@ def create_app(
                 bots.stop()
             if reviewer is not None:
                 reviewer.stop()
+            await spectate.spectators_of(club).stop()
             rounds.stop()
             await presence.stop(club)
             await bus.stop()

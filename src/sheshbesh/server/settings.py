@@ -56,6 +56,16 @@ class Settings:
     """The largest WebSocket frame a client may send, in bytes."""
     max_body: int = 64 * 1024
     """The largest HTTP request body, in bytes (413 above it; 0: no limit)."""
+    frame_rate: float = 20.0
+    frame_burst: float = 40.0
+    """Frames a second a client may send on one socket, and how many at once (``limits``)."""
+    frame_strikes: int = 100
+    """Frames dropped for rate, since the socket last calmed down, before it is closed."""
+    sockets_per_address: int = 100
+    """Open sockets (game, lobby, ``/ws/me``) per client address in one process (0: no cap)."""
+    socket_open_rate: float = 10.0
+    socket_open_burst: float = 20.0
+    """New sockets a second per client address, and how many at once (a reload, a restart)."""
     max_stake: int = 10**9
     max_open_requests: int = 5
     """Open requests (public ones and private challenges) one account may have at once,
@@ -107,10 +117,18 @@ class Settings:
             values["password_profile"] = env["SHESHBESH_PASSWORD_PROFILE"]
         if env.get("SHESHBESH_BOTS"):
             values["bots"] = env["SHESHBESH_BOTS"] not in ("0", "false", "")
-        for name in ("bot_delay", "bot_patience"):
+        floats = ("bot_delay", "bot_patience", "frame_rate", "frame_burst", "socket_open_rate",
+                  "socket_open_burst")  # fmt: skip
+        for name in floats:
             if env.get(f"SHESHBESH_{name.upper()}"):
                 values[name] = float(env[f"SHESHBESH_{name.upper()}"])
-        for name in ("bot_workers", "review_workers", "review_queue", "max_body"):
+        for name in (
+            "bot_workers",
+            "review_workers",
+            "review_queue",
+            "max_body",
+            "sockets_per_address",
+        ):
             if env.get(f"SHESHBESH_{name.upper()}"):
                 values[name] = int(env[f"SHESHBESH_{name.upper()}"])
         if env.get("SHESHBESH_SIGNUP_LIMITS"):

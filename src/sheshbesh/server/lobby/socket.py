@@ -15,12 +15,15 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
+from sheshbesh.server import limits
 from sheshbesh.server.accounts.csrf import same_origin
 from sheshbesh.server.accounts.sessions import user_json, user_of
 from sheshbesh.server.chat.readers import LobbyChat
 from sheshbesh.server.club import Club, club_of
 from sheshbesh.server.events import RoundMoved
+from sheshbesh.server.limits import Guard
 from sheshbesh.server.rounds.spectate import live_summaries
+from sheshbesh.store.models import User
 
 from .requests import open_request_views
 
@@ -51,7 +54,16 @@ async def lobby_socket(ws: WebSocket) -> None:
         await ws.close(code=1008, reason="cross-site socket refused")
         return
     user = await user_of(club, ws)
-    await ws.accept()
+    guard = await limits.admit(club, ws)
+    if guard is None:
+        return
+    try:
+        await _serve(club, ws, user, guard)
+    finally:
+        guard.release()
+
+
+async def _serve(club: Club, ws: WebSocket, user: User | None, guard: Guard) -> None:
     queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=1024)
 
     def on_message(text: Any) -> None:
@@ -63,6 +75,7 @@ async def lobby_socket(ws: WebSocket) -> None:
         await club.bus.subscribe(channel, on_message)
     lobby_chat = LobbyChat(club, user, on_message)
     await lobby_chat.open()
+    reader: asyncio.Task[None] | None = None
     try:
         requests = await open_request_views(club, None if user is None else user.id)
         games = await live_summaries(club)
@@ -70,7 +83,7 @@ async def lobby_socket(ws: WebSocket) -> None:
                                      "you": None if user is None else user_json(user)}}  # fmt: skip
         await ws.send_text(json.dumps(hello))
         await ws.send_text(await lobby_chat.history())
-        reader = asyncio.create_task(_drain(ws, lobby_chat))
+        reader = asyncio.create_task(_drain(ws, lobby_chat, guard))
         while not reader.done():
             getter = asyncio.create_task(queue.get())
             done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
@@ -83,17 +96,23 @@ async def lobby_socket(ws: WebSocket) -> None:
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
+        await limits.stopped(reader)
         for channel in channels:
             await club.bus.unsubscribe(channel, on_message)
         await lobby_chat.close()
 
 
-async def _drain(ws: WebSocket, lobby_chat: Any) -> None:
+async def _drain(ws: WebSocket, lobby_chat: Any, guard: Guard) -> None:
     """Read the lobby socket until the client leaves: answer pings, take chat lines."""
     while True:
         message = await ws.receive()
         if message["type"] == "websocket.disconnect":
             return
+        if not await guard.admits(ws.send_text):
+            if guard.flooded:
+                await guard.close()
+                return
+            continue
         reply = await lobby_chat.incoming(message.get("text") or message.get("bytes") or b"")
         if reply is not None:
             await ws.send_text(reply)

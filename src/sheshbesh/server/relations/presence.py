@@ -37,10 +37,12 @@ from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.websockets import WebSocketDisconnect
 
+from sheshbesh.server import limits
 from sheshbesh.server.accounts.csrf import same_origin
 from sheshbesh.server.accounts.sessions import user_of
 from sheshbesh.server.club import Club, club_of
 from sheshbesh.server.events import RoundMoved
+from sheshbesh.server.limits import Guard
 from sheshbesh.server.notify import notes as notify
 from sheshbesh.store.models import Game, Relation, User
 
@@ -264,7 +266,16 @@ async def me_socket(ws: WebSocket) -> None:
     if user is None:
         await ws.close(code=1008, reason="log in first")
         return
-    await ws.accept()
+    guard = await limits.admit(club, ws)
+    if guard is None:
+        return
+    try:
+        await _serve(club, ws, user, guard)
+    finally:
+        guard.release()
+
+
+async def _serve(club: Club, ws: WebSocket, user: User, guard: Guard) -> None:
     queue: asyncio.Queue[str] = asyncio.Queue(maxsize=QUEUE_LIMIT)
 
     def on_message(message: str | dict[str, Any]) -> None:
@@ -276,9 +287,10 @@ async def me_socket(ws: WebSocket) -> None:
     presence = presence_of(club)
     await club.bus.subscribe(channel, on_message)
     await presence.connected(user.id)
+    reader: asyncio.Task[None] | None = None
     try:
         await ws.send_text(json.dumps({"t": "hello", "d": await _hello(club, user.id)}))
-        reader = asyncio.create_task(_drain(ws))
+        reader = asyncio.create_task(_drain(ws, guard))
         while not reader.done():
             getter = asyncio.create_task(queue.get())
             done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
@@ -289,6 +301,7 @@ async def me_socket(ws: WebSocket) -> None:
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
+        await limits.stopped(reader)
         await club.bus.unsubscribe(channel, on_message)
         await presence.disconnected(user.id)
 
@@ -306,11 +319,16 @@ async def _hello(club: Club, user_id: int) -> dict[str, Any]:
     return {"unread": unread, "friends": {names[uid]: now[uid] for uid in friends}}
 
 
-async def _drain(ws: WebSocket) -> None:
+async def _drain(ws: WebSocket, guard: Guard) -> None:
     """Read (and answer pings on) the socket until the client leaves."""
     while True:
         message = await ws.receive()
         if message["type"] == "websocket.disconnect":
             return
+        if not await guard.admits(ws.send_text):
+            if guard.flooded:
+                await guard.close()
+                return
+            continue
         if message.get("text") and len(message["text"]) < 256 and '"ping"' in message["text"]:
             await ws.send_text('{"t":"pong"}')

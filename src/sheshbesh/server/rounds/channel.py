@@ -25,12 +25,14 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
+from sheshbesh.server import limits
 from sheshbesh.server.accounts.csrf import same_origin
 from sheshbesh.server.accounts.sessions import user_of
 from sheshbesh.server.chat import rooms as chat
 from sheshbesh.server.chat.readers import ChatItem, blocklists_of, history_frame, say
 from sheshbesh.server.club import Club, club_of
 from sheshbesh.server.errors import ApiError, as_api_error
+from sheshbesh.server.limits import CLOSE_CODE, Budget, Guard, Verdict
 from sheshbesh.server.protocol import (
     ActionMsg,
     BadFrame,
@@ -51,6 +53,13 @@ log = logging.getLogger(__name__)
 router = APIRouter()
 QUEUE_LIMIT = 512
 """Frames a socket may fall behind before it is closed (the client resyncs on reconnect)."""
+CLOSING_WAIT = 5.0
+"""Seconds a flooding socket's writer has to send what was queued before it is closed."""
+SYNC_RATE, SYNC_BURST = 1.0, 3.0
+"""Resyncs a socket may ask for: one a second, three at once (more get ``rate_limited``)."""
+SNAPSHOT_AFTER = 50
+"""A resync further behind than this many events gets a snapshot, not the log (lila's
+``resync``): a client asking again and again from ``v=0`` costs one frame, not the game."""
 
 
 @dataclass
@@ -63,8 +72,17 @@ class Batch:
     to_act: int | None = None
 
 
-Item = Batch | str | int | ChatItem
-"""What a socket's writer sends: a batch, a frame, a resync from ``v``, or a chat line."""
+@dataclass(frozen=True, slots=True)
+class Closing:
+    """The socket's last item: close it (after the frames queued before)."""
+
+    code: int
+    reason: str
+
+
+Item = Batch | str | int | ChatItem | Closing
+"""What a socket's writer sends: a batch, a frame, a resync from ``v``, a chat line, or
+the close."""
 
 
 @dataclass(eq=False)
@@ -158,15 +176,23 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     if not same_origin(ws):
         await ws.close(code=1008, reason="cross-site socket refused")
         return
+    guard = await limits.admit(club, ws)
+    if guard is None:
+        return
+    try:
+        await _serve(club, ws, game_id, guard)
+    finally:
+        guard.release()
+
+
+async def _serve(club: Club, ws: WebSocket, game_id: str, guard: Guard) -> None:
     user = await user_of(club, ws)
     try:
         round_ = await rounds_of(club).get(game_id[:20])
     except ApiError as error:
-        await ws.accept()
         await ws.send_text(error_frame(error.code, error.message))
         await ws.close(code=4404)
         return
-    await ws.accept()
     seat = round_.seat_of(user.id if user else None)
     socket = Socket(ws, seat, user_id=user.id if user else None)
     hubs = hubs_of(club)
@@ -179,8 +205,10 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         await count_spectator(club, round_, +1)
     writer = asyncio.create_task(_write(club, round_, socket, _since(ws)))
     try:
-        await _read(club, round_, socket, user)
+        await _read(club, round_, socket, user, guard)
     finally:
+        if guard.flooded:
+            await asyncio.wait({writer}, timeout=CLOSING_WAIT)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
@@ -202,52 +230,70 @@ def _since(ws: WebSocket) -> int | None:
     return int(value)
 
 
-async def _read(club: Club, round_: Round, socket: Socket, user: User | None) -> None:
-    repeats = Repeats(log)
+async def _read(club: Club, round_: Round, socket: Socket, user: User | None,
+                guard: Guard) -> None:  # fmt: skip
+    """Answer the client's frames until it leaves (or is closed for flooding)."""
+    reader = Reader(club, round_, socket, user)
     try:
-        await _read_frames(club, round_, socket, user, repeats)
+        while True:
+            try:
+                message = await socket.ws.receive()
+            except (WebSocketDisconnect, RuntimeError):
+                return
+            if message["type"] == "websocket.disconnect":
+                return
+            if not await guard.admits(lambda text: _put(socket, text)):
+                if guard.flooded:  # the writer sends what is queued, then closes
+                    socket.queue.put_nowait(Closing(CLOSE_CODE, guard.reason))
+                    return
+                continue
+            text = message.get("text")
+            await reader.answer((message.get("bytes") or b"") if text is None else text)
     finally:
-        repeats.flush()
+        reader.repeats.flush()
 
 
-async def _read_frames(
-    club: Club, round_: Round, socket: Socket, user: User | None, repeats: Repeats
-) -> None:
-    user_id = None if user is None else user.id
-    limit = club.settings.max_frame
-    while True:
+class Reader:
+    """What one game socket's client frames do: pings, resyncs, chat lines and actions."""
+
+    def __init__(self, club: Club, round_: Round, socket: Socket, user: User | None) -> None:
+        self.club = club
+        self.round = round_
+        self.socket = socket
+        self.user = user
+        self.repeats = Repeats(log)
+        self.syncs = Budget(SYNC_RATE, SYNC_BURST)
+
+    async def answer(self, text: str | bytes) -> None:
+        socket, round_ = self.socket, self.round
         try:
-            message = await socket.ws.receive()
-        except (WebSocketDisconnect, RuntimeError):
-            return
-        if message["type"] == "websocket.disconnect":
-            return
-        text = message.get("text")
-        if text is None:
-            text = message.get("bytes") or b""
-        try:
-            msg = parse_client(text, limit)
+            msg = parse_client(text, self.club.settings.max_frame)
         except BadFrame as error:
             _put(socket, error_frame(error.code, str(error), "frame"))
-            continue
+            return
         if isinstance(msg, PingMsg):
             _put(socket, frame("pong"))
         elif isinstance(msg, SyncMsg):
-            _put(socket, msg.last)
+            verdict = self.syncs.spend()
+            if verdict is Verdict.PASS:
+                _put(socket, msg.last)
+            elif verdict is Verdict.WARN:
+                _put(socket, self.syncs.warning("sync", "syncs"))
         elif isinstance(msg, ChatMsg):
             try:
                 room = chat.Room.game(round_.id, msg.room or "")
             except ApiError as error:
                 _put(socket, error_frame(error.code, error.message, "chat"))
-                continue
-            answer = await say(club, user, room, msg.text)
+                return
+            answer = await say(self.club, self.user, room, msg.text)
             if answer is not None:
                 _put(socket, answer)
         elif isinstance(msg, ActionMsg):
+            user_id = None if self.user is None else self.user.id
             try:
                 await round_.act(user_id, msg.seen, msg.data)
             except Exception as error:  # every refusal is a clear error frame
-                _put(socket, _refusal(round_, socket, msg, error, repeats))
+                _put(socket, _refusal(round_, socket, msg, error, self.repeats))
 
 
 def _refusal(round_: Round, socket: Socket, msg: ActionMsg, error: Exception,
@@ -291,6 +337,7 @@ async def _write(club: Club, round_: Round, socket: Socket, since: int | None) -
         blocklists = blocklists_of(club)
         while True:
             item = await socket.queue.get()
+            await asyncio.sleep(0)  # a long queue must not hold the event loop either
             if isinstance(item, str):
                 await ws.send_text(item)
             elif isinstance(item, ChatItem):
@@ -300,6 +347,9 @@ async def _write(club: Club, round_: Round, socket: Socket, since: int | None) -
                     await ws.send_text(item.text)
             elif isinstance(item, int):
                 await _resend(club, round_, socket, item)
+            elif isinstance(item, Closing):
+                await ws.close(code=item.code, reason=item.reason)
+                return
             else:
                 await _send_batch(club, round_, socket, item)
     except (WebSocketDisconnect, RuntimeError, ConnectionError):
@@ -314,13 +364,17 @@ async def _send_snapshot(club: Club, round_: Round, socket: Socket) -> None:
 
 
 async def _resend(club: Club, round_: Round, socket: Socket, since: int) -> None:
-    """Every stored event after ``since``, then the current state (a reconnect or a sync)."""
+    """Every stored event after ``since``, then the current state (a reconnect or a sync);
+    a snapshot instead when ``since`` is more than :data:`SNAPSHOT_AFTER` events behind."""
     current = round_.table.seq if round_.table is not None else 0
     if since > current:
         await socket.ws.send_text(
             error_frame("bad_frame", f"the game is at v={current}; nobody saw v={since}", "sync")
         )
         since = socket.last
+    if current - since > SNAPSHOT_AFTER:
+        await _send_snapshot(club, round_, socket)
+        return
     async with club.db.read() as session:
         events = await events_after(session, round_.id, since)
     for event in events:

@@ -218,6 +218,7 @@ class Round:
             if self.club.db.is_sqlite:
                 applied = await self._act_here(user_id, seen, data)
             else:
+                self._refuse_early(user_id, seen)
                 applied = await self._act_locked(user_id, seen, data)
         await self.publish(applied)
         return applied.table.seq
@@ -237,6 +238,15 @@ class Round:
                 code="stale",
             )
         return seat
+
+    def _refuse_early(self, user_id: int | None, seen: int) -> None:
+        """Refuse without the database what it would refuse too: a spectator, or an action
+        older than what this process already knows (a stale flood costs no transaction)."""
+        game, table = self.game, self.table
+        if game is None or table is None:
+            return
+        if self.seat_of(user_id) is None or seen < table.seq:
+            self._check(game, table, user_id, seen)
 
     async def _act_locked(self, user_id: int | None, seen: int, data: Any) -> Applied:
         """Several processes may serve this game: lock its row and catch up first."""

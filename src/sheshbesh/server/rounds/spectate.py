@@ -8,7 +8,10 @@ the same number.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import logging
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -21,6 +24,7 @@ from sheshbesh.store.models import Game
 
 from .round import Round, events_after, rounds_of
 
+log = logging.getLogger(__name__)
 router = APIRouter(prefix="/api/games", tags=["games"])
 
 
@@ -65,15 +69,83 @@ async def game_record(game_id: str, request: Request) -> Response:
     return Response(json.dumps(record, indent=1), media_type="application/json")
 
 
+WINDOW = 1.0
+"""Seconds during which one game's further spectator joins and leaves are summed into one
+write and one lobby frame (issue 16: 299 joins a second sent 60 000 lobby frames)."""
+
+
+class Spectators:
+    """Spectator counts, written and announced at most once a :data:`WINDOW` per game.
+
+    The first change after a quiet window goes out at once (a lone spectator sees
+    himself counted); the changes during the window that follows are summed and go
+    out at its end, in one ``UPDATE`` and one ``game_updated`` frame. Each process
+    adds its own sum to the stored count, so several processes stay exact.
+    """
+
+    def __init__(self, club: Club) -> None:
+        self.club = club
+        self.pending: dict[str, int] = {}
+        self.windows: dict[str, asyncio.Task[None]] = {}
+
+    async def count(self, round_: Round, delta: int) -> None:
+        self.pending[round_.id] = self.pending.get(round_.id, 0) + delta
+        if round_.id in self.windows:
+            return  # summed, and written when the window closes
+        self.windows[round_.id] = asyncio.create_task(self._window(round_))
+        await self._write(round_)
+
+    async def _window(self, round_: Round) -> None:
+        try:
+            while True:
+                await asyncio.sleep(WINDOW)
+                if not self.pending.get(round_.id):
+                    return
+                await self._write(round_)
+        except Exception:
+            log.exception("game %s: spectator count not written", round_.id)
+        finally:
+            self.windows.pop(round_.id, None)
+
+    async def _write(self, round_: Round) -> None:
+        delta = self.pending.pop(round_.id, 0)
+        if delta == 0:
+            return
+        club = self.club
+        async with club.db.transaction() as session:
+            await session.execute(
+                update(Game).where(Game.id == round_.id).values(spectators=Game.spectators + delta)
+            )
+            game = await session.get(Game, round_.id)
+        if game is not None and round_.game is not None:
+            round_.game.spectators = game.spectators  # the rest of the row is the round's own
+            await club.bus.publish(
+                "lobby", json.dumps({"t": "game_updated", "d": round_.summary()})
+            )
+
+    async def stop(self) -> None:
+        """Write what is pending (the app's shutdown)."""
+        for task in list(self.windows.values()):
+            task.cancel()
+        rounds = rounds_of(self.club)
+        for game_id in list(self.pending):
+            round_ = rounds.rounds.get(game_id)
+            if round_ is not None:
+                with contextlib.suppress(Exception):
+                    await self._write(round_)
+
+
+def spectators_of(club: Club) -> Spectators:
+    found = club.extras.get("spectators")
+    if found is None:
+        found = club.extras["spectators"] = Spectators(club)
+    assert isinstance(found, Spectators)
+    return found
+
+
 async def count_spectator(club: Club, round_: Round, delta: int) -> None:
-    async with club.db.transaction() as session:
-        await session.execute(
-            update(Game).where(Game.id == round_.id).values(spectators=Game.spectators + delta)
-        )
-        game = await session.get(Game, round_.id)
-    if game is not None and round_.game is not None:
-        round_.game.spectators = game.spectators  # the rest of the row is the round's own
-        await club.bus.publish("lobby", json.dumps({"t": "game_updated", "d": round_.summary()}))
+    """A spectator joined (+1) or left (-1) the game (written now or within a window)."""
+    await spectators_of(club).count(round_, delta)
 
 
 async def reset_spectators(club: Club) -> None:

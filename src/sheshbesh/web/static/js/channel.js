@@ -1,6 +1,17 @@
 // Sockets that survive a lost connection: they reconnect with backoff and, for a
 // game, resume from the last sequence number seen (?v=N) so nothing is missed or
 // repeated (docs/protocol.md). Frames arrive in order through onFrame.
+//
+// The server limits what one socket may send (docs/protocol.md, "Limits"): after a
+// `rate_limited` error this socket sends nothing until the `retry` it names has
+// passed, and a socket closed for flooding or for too many sockets (4429) waits
+// LIMITED_WAIT before it tries again. The backoff starts over only once a socket
+// has delivered a frame that is not an error, and every wait is jittered, so a
+// refused or restarted server never sees a storm of reconnects.
+
+const CLOSE_LIMITED = 4429;
+const LIMITED_WAIT = 30000;
+const jitter = (ms) => ms * (0.75 + Math.random() / 2);
 
 export class Channel {
   constructor(path, { onFrame, onStatus }) {
@@ -9,6 +20,7 @@ export class Channel {
     this.onStatus = onStatus || (() => {});
     this.v = null;
     this.tries = 0;
+    this.quietUntil = 0;
     this.closed = false;
     this.open();
   }
@@ -21,22 +33,28 @@ export class Channel {
 
   open() {
     this.ws = new WebSocket(this.url());
-    this.ws.onopen = () => { this.tries = 0; this.onStatus("open"); this.ping(); };
+    this.ws.onopen = () => { this.onStatus("open"); this.ping(); };
     this.ws.onmessage = (message) => {
       let frame;
       try { frame = JSON.parse(message.data); } catch { return; }
+      if (frame.t === "error" && frame.d && frame.d.error === "rate_limited") {
+        this.quietUntil = Date.now() + 1000 * Math.max(1, Number(frame.d.retry) || 0);
+      } else if (frame.t !== "error") {
+        this.tries = 0;  // a healthy socket: the next loss starts the backoff over
+      }
       if (frame.t === "event" && this.v !== null && frame.v <= this.v) return;  // seen already
       if (typeof frame.v === "number" && (frame.t === "event" || frame.t === "snapshot")) {
         this.v = frame.v;
       }
       this.onFrame(frame);
     };
-    this.ws.onclose = () => {
+    this.ws.onclose = (event) => {
       clearInterval(this.pinger);
       if (this.closed) return;
       this.onStatus("lost");
-      const wait = Math.min(10000, 500 * 2 ** this.tries++);
-      this.retry = setTimeout(() => this.open(), wait);
+      const backoff = Math.min(10000, 500 * 2 ** this.tries++);
+      const wait = event.code === CLOSE_LIMITED ? Math.max(LIMITED_WAIT, backoff) : backoff;
+      this.retry = setTimeout(() => this.open(), jitter(wait));
     };
   }
 
@@ -47,6 +65,7 @@ export class Channel {
 
   send(frame) {
     if (this.ws.readyState !== WebSocket.OPEN) return false;
+    if (Date.now() < this.quietUntil) return false;  // told to slow down: drop, never queue
     this.ws.send(JSON.stringify(frame));
     return true;
   }

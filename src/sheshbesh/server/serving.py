@@ -1,0 +1,103 @@
+"""How the club is served: uvicorn's options, and its WebSocket protocol made fair to others.
+
+``sheshbesh serve`` and the tests' servers run the app with :data:`UVICORN`. Its
+WebSocket protocol is uvicorn's own (websockets' sans-I/O one) with two changes,
+both for a client that floods (issue 16; ``bench/abuse.py`` measures them):
+
+* **Parsing in slices.** uvicorn parses all that one read brought (up to 256 KiB:
+  some 18 000 small frames) before anything else may run, a stall of a few
+  hundred milliseconds for everyone. Here at most :data:`SLICE` bytes are parsed
+  at a time; the rest waits, with reading paused, until the app has taken the
+  frames parsed so far.
+* **A quick close for abuse.** A socket the app closes with
+  :data:`limits.CLOSE_CODE` (4429) is not read any more: it gets its close frame
+  and the end of the stream, and is dropped a second later. uvicorn would wait up
+  to 10 s for the close to be echoed, parsing and dropping all the client still
+  sends; a flooder never echoes it. The code still reaches the client, which
+  reads the close frame before the connection ends (RFC 6455 §7.1.5).
+
+A refusal before the handshake (HTTP 429, ``limits.admit``) is also marked
+complete, which uvicorn would log as an error each time.
+
+Both rely on a few of uvicorn's attributes (``queue``, ``read_paused``,
+``close_timer``, ``transport``); ``tests/server/test_floods.py`` runs through them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from .limits import CLOSE_CODE
+
+SLICE = 4096
+"""Bytes of a client's input parsed at a time (a few hundred small frames, a few ms)."""
+LINGER = 1.0
+"""Seconds a connection closed for abuse is kept (unread) so the close frame arrives."""
+
+
+class FairWebSockets(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol, parsing in slices and closing abuse at once."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.backlog = bytearray()
+        """Input read but not parsed yet (reading is paused while there is any)."""
+
+    def data_received(self, data: bytes) -> None:
+        if self.backlog:
+            self.backlog += data
+        else:
+            self.parse(data)
+
+    def parse(self, data: bytes) -> None:
+        """Parse slice after slice until a frame is queued for the app; keep the rest."""
+        view = memoryview(data)
+        while view:
+            super().data_received(bytes(view[:SLICE]))
+            view = view[SLICE:]
+            if not self.queue.empty() or self.transport.is_closing():
+                break
+        if view and not self.transport.is_closing():
+            self.backlog += view
+            if not self.read_paused:
+                self.read_paused = True
+                self.transport.pause_reading()
+
+    async def receive(self) -> Any:
+        message = await self.queue.get()
+        if self.queue.empty() and self.backlog:
+            data = bytes(self.backlog)
+            self.backlog.clear()
+            self.parse(data)
+        if self.read_paused and self.queue.empty() and not self.backlog:
+            self.read_paused = False
+            self.transport.resume_reading()
+        return message
+
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        kind = message["type"]
+        if kind == "websocket.close" and message.get("code") == CLOSE_CODE:
+            self.hang_up()
+        elif kind == "websocket.http.response.body" and self.close_sent:
+            self.handshake_complete = True  # a refusal is a whole answer, not an error
+
+    def hang_up(self) -> None:
+        """Read nothing more; send the close frame and then the end of the stream (FIN),
+        and drop the connection :data:`LINGER` seconds later. (Closing at once with input
+        unread would reset the connection, and the client might lose the close frame.)"""
+        if self.close_timer is not None:
+            self.close_timer.cancel()
+        self.backlog.clear()
+        self.read_paused = True
+        self.transport.pause_reading()
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+        self.close_timer = self.loop.call_later(LINGER, self.transport.abort)
+
+
+UVICORN: dict[str, Any] = {"ws": FairWebSockets, "ws_max_size": 64 * 1024}
+"""uvicorn's options for the club (the app limits frames to ``max_frame`` itself; a
+frame over ``ws_max_size`` closes the socket before the app sees it)."""

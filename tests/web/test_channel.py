@@ -1,0 +1,96 @@
+"""The client's ``Channel`` under the server's limits (issue 16): no retry storm.
+
+``static/js/channel.js`` runs under Node with a fake ``WebSocket`` and a fake
+clock: after a ``rate_limited`` error it sends nothing until the ``retry`` has
+passed; a socket closed with 4429 (flooding, too many sockets) waits at least
+22.5 s (30 s, jittered) before it tries again, every time; a socket that is
+accepted and closed at once never resets its backoff; a healthy frame does.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from sheshbesh import web
+
+NODE = shutil.which("node")
+pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
+
+HARNESS = r"""
+let now = 0;
+const timers = [];
+globalThis.setTimeout = (fn, ms) => { timers.push({ fn, at: now + ms }); return timers.length; };
+globalThis.clearTimeout = () => {};
+globalThis.setInterval = () => 0;
+globalThis.clearInterval = () => {};
+Date.now = () => now;
+globalThis.location = { protocol: "http:", host: "club" };
+const sockets = [];
+globalThis.WebSocket = class {
+  static OPEN = 1;
+  constructor(url) { this.url = url; this.readyState = 1; this.sent = []; sockets.push(this); }
+  send(text) { this.sent.push(text); }
+  close() {}
+};
+const { Channel } = await import(process.argv[1]);
+const frame = (t, d) => ({ data: JSON.stringify({ t, d }) });
+const out = {};
+
+// A rate_limited error: quiet until the retry has passed.
+let channel = new Channel("/ws/game/g", { onFrame() {} });
+let ws = sockets.at(-1);
+ws.onopen();
+ws.onmessage(frame("error", { error: "rate_limited", message: "slow down", retry: 2 }));
+out.quiet = channel.send({ t: "ping" });
+now += 2100;
+out.again = channel.send({ t: "ping" });
+
+// Refused again and again with 4429: every wait is long.
+function losses(code, first, count) {
+  const waits = [];
+  for (let i = 0; i < count; i++) {
+    const socket = sockets.at(-1);
+    socket.onopen();
+    socket.onmessage(frame(...first));
+    socket.onclose({ code });
+    const timer = timers.at(-1);
+    waits.push(timer.at - now);
+    now = timer.at;
+    timer.fn();
+  }
+  return waits;
+}
+channel = new Channel("/ws/lobby", { onFrame() {} });
+out.limited = losses(4429, ["error", { error: "too_many_sockets", message: "" }], 6);
+channel = new Channel("/ws/lobby", { onFrame() {} });
+out.refused = losses(1006, ["error", { error: "not_found", message: "" }], 6);
+channel = new Channel("/ws/lobby", { onFrame() {} });
+out.healthy = losses(1006, ["lobby", {}], 6);
+console.log(JSON.stringify(out));
+"""
+
+
+def run_harness() -> dict[str, object]:
+    module = (web.STATIC / "js" / "channel.js").as_uri()
+    assert NODE is not None
+    done = subprocess.run(
+        [NODE, "--input-type=module", "-e", HARNESS, module],
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    return dict(json.loads(done.stdout))
+
+
+def test_the_client_backs_off_from_the_servers_limits() -> None:
+    out = run_harness()
+    assert out["quiet"] is False and out["again"] is True
+    limited = out["limited"]
+    assert isinstance(limited, list) and min(limited) >= 22_500, limited
+    refused = out["refused"]
+    assert isinstance(refused, list)
+    assert refused[-1] >= 0.75 * 10_000 > 1.25 * refused[0], refused  # it grows to the cap
+    healthy = out["healthy"]
+    assert isinstance(healthy, list) and max(healthy) <= 625, healthy  # reset by a good frame
