@@ -244,7 +244,7 @@ def test_a_bot_that_cannot_play_leaves_the_round_running(bot_club, player, clock
     play_one = next(a for a in sock.legal or [] if a["type"] == "move")
     sock.act(play_one)  # now the bot must move, and cannot
     wait_for(lambda: any(  # the bot's typed error, logged as the round runs on
-        record.name == club_bots.__name__ and record.levelname == "WARNING"
+        record.name == BotHost.__module__ and record.levelname == "WARNING"
         and game_id in record.getMessage()
         for record in caplog.records
     ))  # fmt: skip

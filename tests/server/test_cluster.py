@@ -29,7 +29,7 @@ from typing import Any
 
 import httpx
 import pytest
-from club_client import GameSocket, Player, free_port, play_randomly
+from club_client import UNTHROTTLED, GameSocket, Player, free_port, play_randomly
 from websockets.sync.client import ClientConnection, connect
 
 import sheshbesh
@@ -53,8 +53,10 @@ class Node:
             "--db", database_url, "--redis", redis_url,
         ]  # fmt: skip
         path = os.pathsep.join(filter(None, [str(SRC), os.environ.get("PYTHONPATH")]))
+        unthrottled = {f"SHESHBESH_{k.upper()}": str(v) for k, v in UNTHROTTLED.items()}
         env = {**os.environ, "PYTHONPATH": path, "SHESHBESH_PASSWORD_PROFILE": "fast",
-               "SHESHBESH_SIGNUP_LIMITS": "off", "SHESHBESH_YOUNG_STAKE": "off"}  # fmt: skip
+               "SHESHBESH_SIGNUP_LIMITS": "off", "SHESHBESH_YOUNG_STAKE": "off",
+               **unthrottled}  # fmt: skip
         with open(self.log, "wb") as out:
             self.process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
 
