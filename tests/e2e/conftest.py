@@ -19,7 +19,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
-from club_client import RunningClub
+from club_client import UNTHROTTLED, RunningClub
 
 from sheshbesh.server.settings import Settings
 
@@ -37,9 +37,10 @@ def _unavailable(why: str) -> None:
 def live_club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL (``http://127.0.0.1:PORT``) of a club running for one test module."""
     database = tmp_path_factory.mktemp("club") / "club.db"
-    # many players from one address, fresh accounts playing for real stakes: limits off
+    # many players from one address, fresh accounts playing for real stakes, and tests that
+    # play over sockets at machine speed beside the pages: limits off
     settings = Settings(database_url=str(database), password_profile="fast",
-                        signup_limits=(), young_stake=None)  # fmt: skip
+                        signup_limits=(), young_stake=None, **UNTHROTTLED)  # fmt: skip
     with RunningClub(settings) as club:
         yield club.base
 

@@ -321,13 +321,13 @@ def test_draughts_multi_capture_wins_the_game(people):
 
 def test_a_picked_piece_stays_picked_while_the_opponent_leaves_and_comes_back(people):
     """Frames that change nothing on the board (here presence) leave a half-made move alone."""
-    ann, bob = people().register("kim"), people().register("lou")
+    ann, bob = people().register("kira"), people().register("lou")
     ann.page.evaluate(
         "fetch('/api/requests', {method: 'POST', headers: {'Content-Type': 'application/json',"
         " 'X-CSRF-Token': document.cookie.match(/csrf=([^;]+)/)[1]}, body: JSON.stringify("
         "{variant: 'draughts', stake: 0, start: 'W:W37:B32,22'})})"
     )
-    game = bob.accept_from("kim")
+    game = bob.accept_from("kira")
     ann.page.wait_for_url(f"**/#/game/{game}")
     ann.page.locator("[data-testid=board] .is-source").first.click()
     target = ann.page.locator("[data-testid=board] .is-target")
