@@ -70,8 +70,9 @@ class RoundMoved:
     """The game (the whole match) is over."""
     game_ended: bool
     """A game ended in this action (for a match, possibly not the last one)."""
-    summary: dict[str, Any]
-    """The game as the lobby's "now playing" list shows it."""
+    summary: dict[str, Any] | None
+    """The game as the lobby's "now playing" list shows it, when a game ended (else None:
+    an ordinary move changes nothing there, and is not worth computing it)."""
 
 
 @dataclass(frozen=True, slots=True)

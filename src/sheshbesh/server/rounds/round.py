@@ -383,13 +383,14 @@ class Round:
                 await self._read_ratings(session, self.game)
             message["players"] = self.players()
         await self.club.bus.publish_data(f"game:{self.id}", message)
+        game_ended = any(event["type"] == "game_finished" for event in applied.events)
         moved = RoundMoved(
             game_id=self.id,
             seats=self.seats,
             notes=tuple(applied.notes),
             finished=table.finished,
-            game_ended=any(event["type"] == "game_finished" for event in applied.events),
-            summary=self.summary(),
+            game_ended=game_ended,
+            summary=self.summary() if table.finished or game_ended else None,
         )
         if not table.finished and seat is not None and seat not in self.bot_seats:
             await self._tell_absent(seat)
