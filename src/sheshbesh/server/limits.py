@@ -233,6 +233,21 @@ async def stopped(reader: asyncio.Task[None] | None) -> None:
         await reader
 
 
+async def next_frame(ws: WebSocket, guard: Guard) -> str | bytes | None:
+    """The next frame the guard admits (dropped ones are told ``rate_limited``), or None
+    once the client has left or the socket was closed for flooding."""
+    while True:
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return None
+        if await guard.admits(ws.send_text):
+            frame: str | bytes = message.get("text") or message.get("bytes") or b""
+            return frame
+        if guard.flooded:
+            await guard.close()
+            return None
+
+
 def address_of(ws: WebSocket) -> str:
     return ws.client.host if ws.client is not None else "?"
 

@@ -104,15 +104,7 @@ async def _serve(club: Club, ws: WebSocket, user: User | None, guard: Guard) -> 
 
 async def _drain(ws: WebSocket, lobby_chat: Any, guard: Guard) -> None:
     """Read the lobby socket until the client leaves: answer pings, take chat lines."""
-    while True:
-        message = await ws.receive()
-        if message["type"] == "websocket.disconnect":
-            return
-        if not await guard.admits(ws.send_text):
-            if guard.flooded:
-                await guard.close()
-                return
-            continue
-        reply = await lobby_chat.incoming(message.get("text") or message.get("bytes") or b"")
+    while (frame := await limits.next_frame(ws, guard)) is not None:
+        reply = await lobby_chat.incoming(frame)
         if reply is not None:
             await ws.send_text(reply)

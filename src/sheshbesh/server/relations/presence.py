@@ -321,14 +321,6 @@ async def _hello(club: Club, user_id: int) -> dict[str, Any]:
 
 async def _drain(ws: WebSocket, guard: Guard) -> None:
     """Read (and answer pings on) the socket until the client leaves."""
-    while True:
-        message = await ws.receive()
-        if message["type"] == "websocket.disconnect":
-            return
-        if not await guard.admits(ws.send_text):
-            if guard.flooded:
-                await guard.close()
-                return
-            continue
-        if message.get("text") and len(message["text"]) < 256 and '"ping"' in message["text"]:
+    while (frame := await limits.next_frame(ws, guard)) is not None:
+        if isinstance(frame, str) and len(frame) < 256 and '"ping"' in frame:
             await ws.send_text('{"t":"pong"}')
