@@ -194,6 +194,31 @@ def test_pl6_resume_only_continues_the_paused_turn() -> None:
         started(DELAY).pause(1.0).pause(2.0)
 
 
+def test_pl6_an_answer_has_its_own_delay_and_the_held_turn_keeps_what_it_had_left() -> None:
+    doubled = started(DELAY).interrupt(BLACK, now=5.0)  # White doubled after 5 s
+    assert doubled.running == BLACK and doubled.held == (WHITE, 7.0)
+    assert doubled.delay_left(5.0) == 12.0 and doubled.remaining(WHITE, 5.0) == 300.0
+    beavered = doubled.interrupt(WHITE, now=25.0)  # Black beavered after 20 s
+    assert beavered.remaining(BLACK, 25.0) == 292.0 and beavered.delay_left(25.0) == 12.0
+    assert beavered.held == (WHITE, 7.0)  # still the doubler's turn that is held
+    resumed = beavered.give_back(now=30.0)  # White took the beaver in 5 s
+    assert resumed.running == WHITE and resumed.held is None
+    assert resumed.delay_left(30.0) == 7.0 and resumed.remaining(WHITE, 30.0) == 300.0
+    assert resumed.remaining(WHITE, 40.0) == 297.0  # 7 free, then the reserve
+
+
+def test_pl6_only_a_running_clock_is_interrupted_and_only_a_held_turn_given_back() -> None:
+    with pytest.raises(ClockError, match="nothing to give back"):
+        started(DELAY).give_back(1.0)
+    with pytest.raises(ClockError, match="no turn to interrupt"):
+        started(DELAY).pause(1.0).interrupt(BLACK, 2.0)
+    with pytest.raises(FlagFell):
+        started(DELAY).interrupt(BLACK, 0.0).give_back(400.0)
+    # a new turn (run, press) drops what was held
+    assert started(DELAY).interrupt(BLACK, 1.0).run(WHITE, 2.0).held is None
+    assert started(DELAY).interrupt(BLACK, 1.0).press(2.0).held is None
+
+
 def test_pl6_sides_may_be_the_race_engines_side_enum() -> None:
     clock = Clock.start(DELAY).run(Side.BLACK, 0.0).press(20.0)
     assert clock.running == Side.WHITE
@@ -299,6 +324,14 @@ def test_state_survives_json_exactly() -> None:
     restored = Clock.from_state(json.loads(json.dumps(clock.to_state())))
     assert restored == clock
     assert restored.resume(BLACK, 99.9).to_json(120.0) == clock.resume(BLACK, 99.9).to_json(120.0)
+    held = started(DELAY, now=0.1).interrupt(BLACK, 3.3)
+    assert Clock.from_state(json.loads(json.dumps(held.to_state()))) == held
+
+
+def test_a_clock_stored_before_held_turns_existed_reads_as_holding_none() -> None:
+    state = started(DELAY).to_state()
+    del state["held"]
+    assert Clock.from_state(state) == started(DELAY)
 
 
 @pytest.mark.parametrize(
@@ -311,6 +344,9 @@ def test_state_survives_json_exactly() -> None:
         {"turn": None, "ticking": True},
         {"turn_delay": 13.0},
         {"at": "soon"},
+        {"held": [2, 1.0]},
+        {"held": [0, 13.0]},
+        {"held": 7},
     ],
 )
 def test_from_state_rejects_what_no_clock_could_have_stored(change: dict[str, object]) -> None:

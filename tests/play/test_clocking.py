@@ -162,10 +162,6 @@ def test_the_clock_must_run_for_the_side_that_acts() -> None:
         on_clock(game, clock, act.PlayText(W, "8/5 6/5"), None, now=1.0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="PL-6: after the answer the doubler gets a fresh delay; the clock keeps one delay",
-)
 def test_pl_6_the_doubler_resumes_with_the_delay_he_had_left() -> None:
     game = started()
     clock = start_clock(game, CONTROL, now=0.0)
@@ -173,3 +169,67 @@ def test_pl_6_the_doubler_resumes_with_the_delay_he_had_left() -> None:
     doubled = on_clock(done.step.game, done.clock, act.Double(B), now=6.0)  # 5 s of 12
     taken = on_clock(doubled.step.game, doubled.clock, act.Take(W), now=10.0)
     assert taken.clock.running == 1 and taken.clock.delay_left(now=10.0) == 7.0
+
+
+def test_pl_6_the_answer_has_a_delay_of_its_own_and_the_doublers_turn_goes_on() -> None:
+    """The taker thinks 30 s (12 free, 18 from his reserve); the doubler, back on turn,
+    spends the 7 s he had left and then his reserve: no second, no fresh delay."""
+    game = started()
+    clock = start_clock(game, CONTROL, now=0.0)
+    done = on_clock(game, clock, act.PlayText(W, "8/5 6/5"), now=1.0)
+    doubled = on_clock(done.step.game, done.clock, act.Double(B), now=6.0)
+    assert doubled.clock.running == 0 and doubled.clock.delay_left(now=6.0) == 12.0
+    taken = on_clock(doubled.step.game, doubled.clock, act.Take(W), now=36.0)
+    assert taken.clock.remaining(0, now=36.0) == 60.0 - 18.0
+    assert taken.clock.remaining(1, now=36.0 + 7.0) == 60.0
+    assert taken.clock.remaining(1, now=36.0 + 10.0) == 57.0
+    rolled = on_clock(taken.step.game, taken.clock, act.Roll(B), ListDice([(6, 5)]), now=40.0)
+    assert rolled.clock.running == 1 and rolled.clock.delay_left(now=40.0) == 3.0
+
+
+def test_pl_6_after_a_beaver_and_its_take_the_doubler_resumes_with_the_delay_he_had_left() -> None:
+    """BG-16 and PL-6: the beaver is an offer too, so the doubler answers it with a delay
+    of its own; once he takes, his turn goes on with the 7 s it had left before the double."""
+    game, _ = RaceGame.create("backgammon", RaceOptions(cube=True, beavers=True))
+    game = game.apply(act.Start(), ListDice([(3, 1)])).game
+    clock = start_clock(game, CONTROL, now=0.0)
+    done = on_clock(game, clock, act.PlayText(W, "8/5 6/5"), now=1.0)
+    doubled = on_clock(done.step.game, done.clock, act.Double(B), now=6.0)  # 5 s of 12
+    beavered = on_clock(doubled.step.game, doubled.clock, act.Beaver(W), now=9.0)
+    assert beavered.clock.running == 1 and beavered.clock.delay_left(now=9.0) == 12.0
+    assert beavered.clock.remaining(0, now=9.0) == 60.0  # White answered within his delay
+    taken = on_clock(beavered.step.game, beavered.clock, act.Take(B), now=29.0)
+    assert taken.step.game.cube.value == 4 and taken.clock.running == 1
+    assert taken.clock.remaining(1, now=29.0) == 60.0 - 8.0  # 20 s for the answer, 12 free
+    assert taken.clock.delay_left(now=29.0) == 7.0
+
+
+def test_pl_6_a_declined_resignation_gives_the_mover_back_the_delay_he_had_left() -> None:
+    """BF-15: an offer to resign is answered like a double, on the answerer's clock."""
+    game = started()
+    clock = start_clock(game, CONTROL, now=0.0)
+    offered = on_clock(game, clock, act.Resign(W, 1), now=4.0)
+    declined = on_clock(offered.step.game, offered.clock, act.DeclineResign(B), now=40.0)
+    assert declined.clock.running == 0 and declined.clock.delay_left(now=40.0) == 8.0
+    assert declined.clock.remaining(1, now=40.0) == 60.0 - 24.0
+    assert declined.clock.remaining(0, now=40.0) == 60.0
+
+
+def test_pl_6_in_a_match_the_doubler_resumes_and_the_next_game_starts_afresh() -> None:
+    """The held delay is the turn's: a take gives it back, a drop ends the game and the
+    next game's first turn has a full delay (nothing carries over between games)."""
+    match, _ = Match.create("backgammon", 5)
+    match = match.apply(act.Start(), ListDice([(3, 1)])).match
+    clock = start_clock(match, CONTROL, now=0.0)
+    done = on_clock(match, clock, act.PlayText(W, "8/5 6/5"), now=1.0)
+    doubled = on_clock(done.step.match, done.clock, act.Double(B), now=10.0)  # 9 s of 12
+    taken = on_clock(doubled.step.match, doubled.clock, act.Take(W), now=15.0)
+    assert taken.clock.running == 1 and taken.clock.delay_left(now=15.0) == 3.0
+    rolled = on_clock(taken.step.match, taken.clock, act.Roll(B), ListDice([(6, 5)]), now=16.0)
+    played = on_clock(rolled.step.match, rolled.clock, act.PlayText(B, "24/18 13/8"), now=17.0)
+    assert played.clock.running == 0 and played.clock.delay_left(now=17.0) == 12.0
+    redoubled = on_clock(played.step.match, played.clock, act.Double(W), now=20.0)
+    dropped = on_clock(redoubled.step.match, redoubled.clock, act.Drop(B), now=21.0)
+    assert dropped.step.match.number == 2 and dropped.clock.running is None
+    second = on_clock(dropped.step.match, dropped.clock, act.Start(), ListDice([(1, 3)]), now=30.0)
+    assert second.clock.running == 1 and second.clock.delay_left(now=30.0) == 12.0

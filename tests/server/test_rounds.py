@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 import pytest
-from club_client import GameSocket, Player, next_mover, play_randomly
+from club_client import GameSocket, Player, RunningClub, next_mover, play_randomly
 
 START = 100_000
 
@@ -218,3 +218,50 @@ def test_a_double_nobody_can_cover_is_refused_and_changes_nothing(new_player):
     assert "120000" in refused["d"]["message"] and "PL-5" in refused["d"]["message"]
     assert mover.v == seq and ann.balance() == bob.balance() == START - 60_000
     assert mover.act({"type": "roll"})["t"] == "state"  # the game goes on
+
+
+class Now:
+    """The club's clock, moved by the test: the server reads time only through it."""
+
+    def __init__(self) -> None:
+        self.at = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.at
+
+
+def colour_of(sock: GameSocket) -> str:
+    return "white" if sock.seat == sock.state["white_seat"] else "black"
+
+
+def test_pl_6_the_doubler_resumes_his_turn_with_the_delay_he_had_left(club_settings):
+    """PL-6 through the round's ``Table.apply``: the taker answers on his own clock with a
+    delay of its own (30 s: 12 free, 18 from his minute); the doubler, who had used 5 s of
+    his 12 before doubling, goes on with 7, not with a fresh delay."""
+    now = Now()
+    with RunningClub(club_settings, now=now) as club:
+        ann, bob = Player(club.base, "ann").register(), Player(club.base, "bob").register()
+        _, a, b = open_game(ann, bob, variant="backgammon", stake=10, cube=True,
+                            clock="delay 12s + 1m")  # fmt: skip
+        while True:
+            mover = next_mover([a, b])
+            assert mover is not None
+            if {"type": "double"} in (mover.legal or []):
+                break
+            menu = [m for m in mover.legal or [] if m["type"] != "resign"]
+            assert mover.act(random.Random(mover.v).choice(menu))["t"] == "state"
+        taker = b if mover is a else a
+        now.at += 5
+        assert mover.act({"type": "double"})["t"] == "state"
+        taker.until(lambda f: f["t"] == "legal" and f["v"] == mover.v)
+        clock = taker.state["clock"]
+        assert clock["running"] == (0 if colour_of(taker) == "white" else 1)
+        assert clock["delay_left"] == 12.0
+        now.at += 30
+        assert taker.act({"type": "take"})["t"] == "state"
+        clock = taker.state["clock"]
+        assert clock["running"] == (0 if colour_of(mover) == "white" else 1)
+        assert clock["delay_left"] == 7.0
+        assert (clock[colour_of(taker)], clock[colour_of(mover)]) == (42.0, 60.0)
+        ann.close()
+        bob.close()

@@ -185,20 +185,31 @@ def _duration(seconds: float) -> str:
 class Clock:
     """Both sides' time at the last event; the methods answer for any later ``now``.
 
-    ``reserves`` are as of ``at``; ``turn`` is the side whose turn it is (``None``
+    ``reserves`` are as of ``at``; ``turn`` is the side whose clock it is (``None``
     before the first :meth:`run`), ``ticking`` whether its clock runs since ``at``
     (else it was paused at ``at``), ``turn_delay`` the delay it had left at ``at``.
+    ``held`` is the turn an offer interrupted, ``(side, delay left)``, while the
+    other side answers (``None`` otherwise).
 
     The delay belongs to a *turn*, not to a stretch of running: :meth:`resume`
     continues the paused turn with the delay it had left. If a resume refreshed
     it, a player could farm free time by getting the clock paused and resumed
     (a double offered and taken costs two events and would buy a whole new
     delay); only :meth:`run` and :meth:`press`, which start a turn, grant one.
+    An answer to an offer is timed the same way (PL-6): :meth:`interrupt` holds
+    the offerer's turn and runs the answerer's clock with a delay of its own, and
+    :meth:`give_back` continues the held turn with the delay it had left.
 
     >>> clock = Clock.start(TimeControl.parse("delay 12s + 5m")).run(0, now=0.0)
-    >>> clock = clock.pause(now=10.0).resume(0, now=50.0)   # e.g. a cube decision
+    >>> clock = clock.pause(now=10.0).resume(0, now=50.0)   # e.g. a server restart
     >>> clock.delay_left(now=50.0), clock.remaining(0, now=55.0)
     (2.0, 297.0)
+    >>> doubled = clock.interrupt(1, now=51.0)              # a double: Black answers
+    >>> doubled.running, doubled.delay_left(now=51.0)
+    (1, 12.0)
+    >>> taken = doubled.give_back(now=70.0)                 # the take: White's turn again
+    >>> taken.running, taken.delay_left(now=70.0), taken.remaining(1, now=70.0)
+    (0, 1.0, 293.0)
     """
 
     control: TimeControl
@@ -207,6 +218,7 @@ class Clock:
     ticking: bool = False
     at: float | None = None
     turn_delay: float = 0.0
+    held: tuple[int, float] | None = None
 
     def __post_init__(self) -> None:
         if len(self.reserves) != 2 or not all(math.isfinite(r) and r >= 0 for r in self.reserves):
@@ -219,6 +231,11 @@ class Clock:
             raise ClockError("a ticking clock needs a turn and a start time")
         if not 0 <= self.turn_delay <= self.control.delay:
             raise ClockError(f"turn_delay must be within 0…{self.control.delay!r}")
+        if self.held is not None:
+            if len(self.held) != 2 or self.held[0] not in (0, 1) or self.turn is None:
+                raise ClockError(f"held must be a side and its delay, not {self.held!r}")
+            if not 0 <= self.held[1] <= self.control.delay:
+                raise ClockError(f"a held delay must be within 0…{self.control.delay!r}")
 
     @classmethod
     def start(cls, control: TimeControl) -> Clock:
@@ -240,7 +257,9 @@ class Clock:
         """
         side = _side(side)
         clock = self._stop(now, flag_may_fall=False) if self.ticking else self._check(now)
-        return replace(clock, turn=side, ticking=True, at=now, turn_delay=self.control.delay)
+        return replace(
+            clock, turn=side, ticking=True, at=now, turn_delay=self.control.delay, held=None
+        )
 
     def press(self, now: float) -> Clock:
         """The running side completed its turn: charge it, add the increment, start the other.
@@ -256,8 +275,45 @@ class Clock:
         mover = _side(clock.turn)
         reserves = _with(clock.reserves, mover, clock.reserves[mover] + self.control.increment)
         return replace(
-            clock, reserves=reserves, turn=1 - mover, ticking=True, turn_delay=self.control.delay
+            clock,
+            reserves=reserves,
+            turn=1 - mover,
+            ticking=True,
+            turn_delay=self.control.delay,
+            held=None,
         )
+
+    def interrupt(self, side: int, now: float) -> Clock:
+        """An offer in the middle of a turn: ``side`` answers on his own clock (PL-6).
+
+        The running side is charged (no increment: his turn is not over) and the
+        delay his turn had left is held for :meth:`give_back`; ``side`` runs with
+        a full delay of its own. An offer made while answering (a beaver) keeps the
+        turn already held: that is the turn the answers come back to.
+
+        >>> clock = Clock.start(TimeControl.parse("delay 12s + 5m")).run(0, now=0.0)
+        >>> clock.interrupt(1, now=5.0).held
+        (0, 7.0)
+        """
+        side = _side(side)
+        if not self.ticking:
+            raise ClockError("the clock is stopped; there is no turn to interrupt")
+        clock = self._stop(now, flag_may_fall=False)
+        held = self.held if self.held is not None else (_side(clock.turn), clock.turn_delay)
+        return replace(
+            clock, turn=side, ticking=True, at=now, turn_delay=self.control.delay, held=held
+        )
+
+    def give_back(self, now: float) -> Clock:
+        """The answers are in: charge the answerer and go on with the held turn, on the
+        delay it had left when the offer interrupted it (never a fresh one, PL-6)."""
+        if self.held is None:
+            raise ClockError("no turn is held; there is nothing to give back")
+        if not self.ticking:
+            raise ClockError("the clock is stopped; resume it first")
+        clock = self._stop(now, flag_may_fall=False)
+        side, delay = self.held
+        return replace(clock, turn=side, ticking=True, at=now, turn_delay=delay, held=None)
 
     def pause(self, now: float) -> Clock:
         """Stop the running side's clock, keeping what is left of its delay for :meth:`resume`.
@@ -363,6 +419,7 @@ class Clock:
             "ticking": self.ticking,
             "at": self.at,
             "turn_delay": self.turn_delay,
+            "held": None if self.held is None else list(self.held),
         }
 
     @classmethod
@@ -370,6 +427,7 @@ class Clock:
         """The clock :meth:`to_state` stored; a state no clock could have is a ClockError."""
         try:
             white, black = state["reserves"]
+            held = state.get("held")  # clocks stored before PL-6's held turn have none
             return cls(
                 control=TimeControl.parse(state["control"]),
                 reserves=(float(white), float(black)),
@@ -377,6 +435,7 @@ class Clock:
                 ticking=bool(state["ticking"]),
                 at=None if state["at"] is None else float(state["at"]),
                 turn_delay=float(state["turn_delay"]),
+                held=None if held is None else (held[0], float(held[1])),
             )
         except (KeyError, TypeError, ValueError) as error:
             if isinstance(error, ClockError):

@@ -22,12 +22,14 @@ The clock runs for whoever the game waits for (``to_act``, PL-6). After each act
   charged and earns his increment and the other side's turn starts with a full
   delay (if the clock was running for someone other than the mover, so that the
   press lands on the wrong side, the side to act's turn is started instead);
-- the game waits for the other side in the middle of a turn (a double or a
-  resignation offer to answer): that side's clock runs with its own delay (PL-6),
-  and when the answer comes the mover's clock runs again, also with a full delay.
-  PL-6 says the doubler resumes with the delay he had left; a :class:`Clock`
-  holds one turn's delay, so that is not done yet (a strict xfail in
-  tests/play/test_clocking.py says so).
+- an offer (a double, a beaver, a resignation) leaves the game waiting for the
+  other side in the middle of a turn: the clock is interrupted, so the answerer's
+  clock runs with a delay of its own and the turn's delay left is held (PL-6);
+- the game waits again for the side whose turn is held, and no offer was made
+  (a take, a beaver taken, a resignation declined): the held turn goes on with
+  the delay it had left when the offer came, never a fresh one (PL-6);
+- the game waits for another side for any other reason: that side's turn starts
+  with a full delay.
 
 A fallen flag comes before the action: the action is dropped and the running
 side's ``Timeout`` is applied instead, which forfeits (PL-7).
@@ -58,10 +60,12 @@ from sheshbesh.games.race import Side
 from .actions import DiceSource, Timeout
 from .clock import Clock, ClockError, TimeControl
 
-__all__ = ["TURN_ENDS", "Clocked", "clock_after", "flag_fall", "on_clock", "start_clock"]
+__all__ = ["OFFERS", "TURN_ENDS", "Clocked", "clock_after", "flag_fall", "on_clock", "start_clock"]
 
 TURN_ENDS = ("played", "passed")
 """Events that end a turn, and so press the clock."""
+OFFERS = ("doubled", "beavered", "resign_offered")
+"""Events that make the other side answer in the middle of a turn, on his own clock (PL-6)."""
 
 
 class Turns(Protocol):
@@ -132,9 +136,15 @@ def clock_after(
         return clock.pause(now) if clock.ticking else clock
     if not clock.ticking:
         return clock.run(int(to_act), now)
+    kinds = {event["type"] for event in events}
+    offered = not kinds.isdisjoint(OFFERS)
+    if offered and to_act is not before:
+        return clock.interrupt(int(to_act), now)
+    if clock.held is not None and clock.held[0] == int(to_act) and not offered:
+        return clock.give_back(now)
     if to_act is before:
         return clock
-    if any(event["type"] in TURN_ENDS for event in events):
+    if not kinds.isdisjoint(TURN_ENDS):
         clock = clock.press(now)
         return clock if clock.running == int(to_act) else clock.run(int(to_act), now)
     return clock.run(int(to_act), now)

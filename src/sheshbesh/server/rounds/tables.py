@@ -152,10 +152,12 @@ class Table:
 
         The clock follows the game by :func:`sheshbesh.play.clocking.clock_after`,
         the one rule every table keeps: a turn's end presses it, an answer owed by
-        the other side (a double, a resignation) runs that side's clock, the end
-        stops it. ``before`` is read before the action, the rest after the server's
-        own actions too (a match's next opening roll), so the clock runs for whoever
-        the next game waits for.
+        the other side (a double, a beaver, a resignation) runs that side's clock
+        with a delay of its own and holds the mover's turn, which the answer gives
+        back with the delay it had left (PL-6), the end stops it. ``before`` is
+        read before the action, the rest after the server's own actions too (a
+        match's next opening roll), so the clock runs for whoever the next game
+        waits for.
         """
         before = self.to_act
         if clock is not None and clock.control.timed:
