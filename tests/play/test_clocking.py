@@ -233,3 +233,29 @@ def test_pl_6_in_a_match_the_doubler_resumes_and_the_next_game_starts_afresh() -
     assert dropped.step.match.number == 2 and dropped.clock.running is None
     second = on_clock(dropped.step.match, dropped.clock, act.Start(), ListDice([(1, 3)]), now=30.0)
     assert second.clock.running == 1 and second.clock.delay_left(now=30.0) == 12.0
+
+
+def test_pl_7_a_flag_that_falls_on_a_pending_double_drops_it() -> None:
+    """Money play: the doubled side's own answer clock runs out: a drop at the cube
+    before the offer (BG-12), not a forfeit at the position's level."""
+    game = started()
+    clock = start_clock(game, CONTROL, now=0.0)
+    done = on_clock(game, clock, act.PlayText(W, "8/5 6/5"), now=1.0)
+    doubled = on_clock(done.step.game, done.clock, act.Double(B), now=2.0)
+    assert flag_fall(doubled.step.game, doubled.clock, now=2.0 + 71.0) is None
+    fallen = flag_fall(doubled.step.game, doubled.clock, now=2.0 + 72.0)
+    assert fallen is not None and not fallen.clock.ticking
+    result = fallen.step.game.result
+    assert result is not None and (result.winner, result.points, result.reason) == (B, 1, "PL-7")
+
+
+def test_bg_20_in_a_match_a_flag_that_falls_on_a_pending_double_loses_the_match() -> None:
+    match, _ = Match.create("backgammon", 3)
+    match = match.apply(act.Start(), ListDice([(3, 1)])).match
+    clock = start_clock(match, CONTROL, now=0.0)
+    done = on_clock(match, clock, act.PlayText(W, "8/5 6/5"), now=1.0)
+    doubled = on_clock(done.step.match, done.clock, act.Double(B), now=2.0)
+    fallen = flag_fall(doubled.step.match, doubled.clock, now=2.0 + 72.0)
+    assert fallen is not None
+    result = fallen.step.match.result
+    assert result is not None and (result.winner, result.reason) == (B, "BG-20")

@@ -312,6 +312,46 @@ def test_pl_7_timeout_forfeits_at_the_level_the_position_gives() -> None:
     assert game.result.reason == "PL-7"
 
 
+def test_pl_7_bg_12_a_timeout_on_a_pending_double_drops_it() -> None:
+    """Money play: Black, doubled to 2 at the start (a backgammon for the forfeit level),
+    lets his time run out: he drops and pays the cube before the offer, 1, not 3."""
+    game = at("backgammon", Position.start("backgammon").text())
+    game = run(game, ListDice([]), act.Double(W), act.Timeout(B))
+    assert game.result is not None
+    result = game.result
+    assert (result.winner, result.level, result.cube, result.points) == (W, 1, 1, 1)
+    assert result.reason == "PL-7" and result.paid_to(B) == -1
+
+
+def test_pl_7_bg_12_a_forfeit_on_a_pending_redouble_pays_the_cube_before_it() -> None:
+    base = at("backgammon", Position.start("backgammon").text())
+    game = run(base, ListDice([(3, 1)]), act.Double(W), act.Take(B), act.Roll(W))
+    game = run(game, ListDice([]), act.PlayText(W, "8/5 6/5"), act.Double(B), act.Timeout(W))
+    assert game.result is not None
+    assert (game.result.winner, game.result.points, game.result.paid_to(W)) == (B, 2, -2)
+
+
+def test_pl_7_bg_16_a_timeout_on_a_pending_beaver_pays_the_doubled_value() -> None:
+    """The doubler must answer a beaver and runs out of time: he refuses it and pays the
+    value his own double reached, 2 (not the forfeit level 3 × the beavered cube 4)."""
+    game = at("backgammon", Position.start("backgammon").text(), beavers=True)
+    game = run(game, ListDice([]), act.Double(W), act.Beaver(B), act.Timeout(W))
+    assert game.result is not None
+    result = game.result
+    assert (result.winner, result.level, result.cube, result.points) == (B, 1, 2, 2)
+    assert result.reason == "PL-7" and result.paid_to(W) == -2
+
+
+def test_pl_7_the_log_of_a_forfeited_double_replays() -> None:
+    game, created = RaceGame.create("backgammon", RaceOptions(cube=True))
+    log: list[dict[str, object]] = []
+    for action in (act.Start(), act.PlayText(W, "8/5 6/5"), act.Double(B), act.Timeout(W)):
+        step = game.apply(action, ListDice([(3, 1)]))
+        game, log = step.game, log + list(step.events)
+    assert [e["type"] for e in log[-2:]] == ["timeout", "finished"]
+    assert replay(created, log) == game
+
+
 def test_pk_9_mother_pinned_wins_double_through_the_machine() -> None:
     position = Position.from_own("plakoto", white={6: 3, 13: 2}, black={24: 1, 10: 14})
     game = replace(at("plakoto", Position.start("plakoto").text()), position=position)

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 from club_client import Player, RunningClub
-from test_rounds import open_game
+from test_rounds import open_game, play_until_doubled
 
 GRACE = 1.5
 START = 100_000
@@ -78,3 +78,33 @@ def test_a_fallen_flag_ends_the_game_and_settles_the_escrow(pair):
     assert (ann.balance(), bob.balance()) == (START - 300, START + 300)
     clock = a.state["clock"]  # the state frame carries the clock
     assert clock["white"] == 0 and clock["running"] is None
+
+
+def test_pl_7_a_player_forfeited_while_he_must_answer_a_double_drops_it(pair):
+    """PL-7 and BG-12 in money play: doubled to 2 early on (the forfeit level would be a
+    backgammon, 300), he leaves and the grace runs out: he drops, and pays the cube before
+    the offer, 100. The ledger settles it: both held 600 (the pending double), the loser
+    gets 500 back, the winner 700."""
+    ann, bob = pair
+    _, a, b = open_game(ann, bob, variant="backgammon", stake=100, cube=True)
+    doubler, doubled = play_until_doubled(a, b)
+    assert ann.balance() == bob.balance() == START - 600
+    leaving = ann if doubled is a else bob
+    staying = bob if leaving is ann else ann
+    doubled.close()
+    doubler.until(lambda f: f["t"] == "state" and f["d"]["result"] is not None, timeout=GRACE + 10)
+    result = doubler.state["result"]
+    assert (result["reason"], result["level"], result["cube"], result["points"]) == (
+        "PL-7",
+        1,
+        1,
+        1,
+    )
+    assert doubler.events[-2]["type"] == "timeout"
+    assert (leaving.balance(), staying.balance()) == (START - 100, START + 100)
+    for player, back in ((leaving, 500), (staying, 700)):
+        rows = player.get("/api/me/ledger").json()
+        assert [(row["reason"], row["amount"]) for row in rows[:3]] == [
+            ("payout", back), ("escrow", -300), ("escrow", -300)
+        ]  # fmt: skip
+    assert ann.get("/healthz").json()["ledger_total"] == 0

@@ -350,9 +350,7 @@ class _Decider:
             if game.phase is Phase.OPENING:
                 raise IllegalAction("the game has not started")
             self.emit({"type": "timeout", "side": action.side.letter})
-            loser = action.side
-            level = forfeit_level(game.position, loser)
-            self.finish(loser.other, level, game.cube.value, "PL-7")
+            self.forfeit(action.side)
             return self.game
         side = action.side
         handler = {
@@ -494,6 +492,25 @@ class _Decider:
             owed = position.owed
             self.emit({"type": "complement", "side": mover.letter, "owed": owed})
             self.after_roll()
+
+    def forfeit(self, loser: Side) -> None:
+        """PL-7: ``loser`` ran out of time or stayed away; the opponent wins.
+
+        In money play a side that owed an answer to a cube offer drops it and pays
+        what the drop pays: a double, the cube before the offer (BG-12); a beaver,
+        the value the doubler's own double reached (BG-16). Otherwise (and in a
+        match, where the match is lost, BG-20) the level is the one the position
+        would have if the opponent bore off now, times the cube, counted by
+        :func:`score` as a finished game is (Jacoby included, BF-15).
+        """
+        game = self.game
+        cube = game.cube.value
+        owed = game.phase in (Phase.DOUBLED, Phase.BEAVERED) and game.to_act is loser
+        if owed and not game.options.match_length:
+            before = cube if game.phase is Phase.DOUBLED else cube // 2
+            self.finish(loser.other, 1, before, "PL-7")
+            return
+        self.finish(loser.other, forfeit_level(game.position, loser), cube, "PL-7")
 
     def finish(self, winner: Side | None, level: int, cube: int, reason: str) -> None:
         game = self.game
