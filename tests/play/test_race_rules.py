@@ -352,6 +352,55 @@ def test_pl_7_the_log_of_a_forfeited_double_replays() -> None:
     assert replay(created, log) == game
 
 
+@pytest.mark.parametrize("end", ["resign", "timeout"])
+def test_bf_15_pl_7_jacoby_with_the_cube_centred_a_gammon_or_backgammon_pays_one_cube(
+    end: str,
+) -> None:
+    """BF-15 and PL-7's last sentence: a resigned or forfeited backgammon counts as a
+    finished game would, so under Jacoby (BG-17) with nobody having doubled it pays
+    1 × cube; once a double was taken it pays its full level."""
+    game = at("backgammon", Position.start("backgammon").text(), jacoby=True)
+
+    def ended(game: RaceGame) -> RaceGame:
+        side = game.position.turn
+        actions = (
+            (act.Resign(side, 3), act.AcceptResign(side.other))
+            if end == "resign"
+            else (act.Timeout(side),)
+        )
+        over = run(game, ListDice([]), *actions)
+        assert over.result is not None
+        return over
+
+    centred = ended(game).result
+    assert centred is not None and (centred.level, centred.cube, centred.points) == (1, 1, 1)
+    taken = run(game, ListDice([]), act.Double(W), act.Take(B))
+    owned = ended(taken).result
+    assert owned is not None and (owned.level, owned.cube, owned.points) == (3, 2, 6)
+
+
+@pytest.mark.parametrize("end", ["resign", "timeout"])
+def test_bf_15_pl_7_bg_17_after_an_automatic_double_jacoby_still_counts_one_cube(
+    end: str,
+) -> None:
+    """BG-17: an automatic double (cube 2, still centred) is no offer; a resigned or
+    forfeited gammon or backgammon pays 1 × 2."""
+    game = run(new("takhte_nard"), ListDice([(4, 4), (6, 2)]), act.Start())
+    game = run(game, ListDice([]), act.PlayText(W, "24/18 13/11"))
+    if end == "resign":
+        game = run(game, ListDice([]), act.Resign(B, 3), act.AcceptResign(W))
+    else:
+        game = run(game, ListDice([]), act.Timeout(B))
+    assert game.result is not None
+    assert (game.result.level, game.result.cube, game.result.paid_to(B)) == (1, 2, -2)
+
+
+def test_pl_7_ns_4_a_forfeit_counts_mars_as_a_resignation_does() -> None:
+    game = at("short_nardy", Position.start("short_nardy").text(), stake_mode="mars")
+    game = run(game, ListDice([]), act.Timeout(W))
+    assert game.result is not None and game.result.level >= 2 and game.result.paid_to(W) == -2
+
+
 def test_pk_9_mother_pinned_wins_double_through_the_machine() -> None:
     position = Position.from_own("plakoto", white={6: 3, 13: 2}, black={24: 1, 10: 14})
     game = replace(at("plakoto", Position.start("plakoto").text()), position=position)
