@@ -340,6 +340,22 @@ class Clock:
         self._check(now)
         return replace(self, ticking=True, at=now)
 
+    def before_offer(self) -> Clock:
+        """The clock as it would stand had no offer interrupted the held turn: that turn
+        going on since the last event, with the delay it had left (itself if none is held).
+
+        A view for those who are not shown a pending offer (spectators, PL-3): what
+        they see is the offerer still thinking, as they saw him before the offer.
+
+        >>> clock = Clock.start(TimeControl.parse("delay 12s + 5m")).run(0, now=0.0)
+        >>> clock.interrupt(1, now=5.0).before_offer().to_json(now=20.0)
+        {'white': 292.0, 'black': 300.0, 'running': 0, 'delay_left': 0.0}
+        """
+        if self.held is None:
+            return self
+        side, delay = self.held
+        return replace(self, turn=side, turn_delay=delay, held=None)
+
     # Questions -------------------------------------------------------------
 
     def remaining(self, side: int, now: float) -> float:

@@ -2,11 +2,17 @@
 
 Players and spectators use the same socket and get the same events; only a
 player gets ``legal`` frames, and only a player's actions are accepted (the
-round checks the seat). Each process keeps one :class:`Hub` per game it serves:
-the hub subscribes to ``game:{id}`` once, turns each bus message into frames
-once, and hands them to its sockets' queues; each socket's writer sends them
-in order, filling any gap from the stored log, so a client never sees a hole
-or a repeat in ``v`` (DESIGN principle 3, STYLE "exact resync").
+round checks the seat). A spectator is not shown a cube offer until it is
+answered (PL-3): the batches of a pending offer go to the players only, and the
+spectator's snapshot and resync stop before it; the answer's batch then reaches
+him with a gap before it, which the writer fills from the stored log as it fills
+any gap, so he hears the offer and the answer in order.
+
+Each process keeps one :class:`Hub` per game it serves: the hub subscribes to
+``game:{id}`` once, turns each bus message into frames once, and hands them to
+its sockets' queues; each socket's writer sends them in order, filling any gap
+from the stored log, so a client never sees a hole or a repeat in ``v``
+(DESIGN principle 3, STYLE "exact resync").
 
 The same socket carries the game's two chat rooms (``chat.py``): the hub hands a
 line only to the sockets whose seat may read its room, and each writer drops
@@ -131,6 +137,9 @@ class Hub:
             table = self.round.table
             if table is not None and table.seq < seq:
                 asyncio.get_running_loop().create_task(self.round.refresh())
+            if message.get("offer") is not None:  # PL-3: for the players' eyes until answered
+                self.fan_out(batch, [s for s in self.sockets if s.seat is not None])
+                return
         self.fan_out(batch, list(self.sockets))
 
     def fan_out(self, item: Item, sockets: list[Socket]) -> None:
@@ -324,7 +333,7 @@ async def _write(club: Club, round_: Round, socket: Socket, since: int | None) -
         await ws.send_text(frame("hello", hello))
         if not club.db.is_sqlite:  # another process may have moved the game on meanwhile
             await round_.refresh()
-        current = round_.table.seq if round_.table is not None else 0
+        current = _current(round_, socket)
         if since is None or since > current:
             await _send_snapshot(club, round_, socket)
         else:
@@ -356,8 +365,16 @@ async def _write(club: Club, round_: Round, socket: Socket, since: int | None) -
         return
 
 
+def _current(round_: Round, socket: Socket) -> int:
+    """The last sequence number ``socket`` may see: a spectator's stops before a pending
+    cube offer (PL-3)."""
+    if round_.table is None:
+        return 0
+    return round_.table.seq if socket.seat is not None else round_.shown_seq()
+
+
 async def _send_snapshot(club: Club, round_: Round, socket: Socket) -> None:
-    snapshot = round_.snapshot(socket.seat, club.now())
+    snapshot = await round_.snapshot_for(socket.seat, club.now())
     seq = snapshot["seq"]
     await socket.ws.send_text(frame("snapshot", snapshot, v=seq))
     socket.last = seq
@@ -366,20 +383,21 @@ async def _send_snapshot(club: Club, round_: Round, socket: Socket) -> None:
 async def _resend(club: Club, round_: Round, socket: Socket, since: int) -> None:
     """Every stored event after ``since``, then the current state (a reconnect or a sync);
     a snapshot instead when ``since`` is more than :data:`SNAPSHOT_AFTER` events behind."""
-    current = round_.table.seq if round_.table is not None else 0
+    current = _current(round_, socket)
     if since > current:
         await socket.ws.send_text(
             error_frame("bad_frame", f"the game is at v={current}; nobody saw v={since}", "sync")
         )
-        since = socket.last
+        since = min(socket.last, current)
     if current - since > SNAPSHOT_AFTER:
         await _send_snapshot(club, round_, socket)
         return
+    snapshot = await round_.snapshot_for(socket.seat, club.now())
     async with club.db.read() as session:
         events = await events_after(session, round_.id, since)
+    events = [event for event in events if event["seq"] <= snapshot["seq"]]
     for event in events:
         await socket.ws.send_text(frame("event", event, v=event["seq"]))
-    snapshot = round_.snapshot(socket.seat, club.now())
     last = events[-1]["seq"] if events else since
     socket.last = max(last, socket.last)
     await _send_after(socket, snapshot, last)

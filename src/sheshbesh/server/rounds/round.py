@@ -68,6 +68,8 @@ class Round:
         """User id → rating in this game's variant (and, once rated, its change)."""
         self.uncovered: frozenset[str] = frozenset()
         """Answers on the menu that the escrow cannot cover now (a beaver): left off it."""
+        self.before_offer: Table | None = None
+        """The table before the latest cube offer (what spectators see while it waits, PL-3)."""
 
     # --- loading --------------------------------------------------------------------
 
@@ -133,10 +135,13 @@ class Round:
         assert self.game is not None
         return None if self.game.clock is None else Clock.from_state(self.game.clock)
 
-    def clock_json(self, now: float) -> dict[str, Any] | None:
+    def clock_json(self, now: float, *, offer_hidden: bool = False) -> dict[str, Any] | None:
+        """The clock at ``now``; ``offer_hidden``: as it stood before a pending offer (PL-3)."""
         clock = self.clock()
         if clock is None:
             return None
+        if offer_hidden:
+            clock = clock.before_offer()
         return clock.to_json(max(now, clock.at or now))
 
     def to_act_seat(self) -> int | None:
@@ -154,8 +159,30 @@ class Round:
             for seat, away in enumerate((self.game.away0, self.game.away1))
         ]  # fmt: skip
 
+    def shown_seq(self) -> int:
+        """The sequence number spectators see: the last before a cube offer still waiting
+        for its answer (PL-3), else the game's."""
+        assert self.table is not None
+        offer = self.table.offer_seq
+        return self.table.seq if offer is None else offer - 1
+
+    async def shown(self) -> Table:
+        """The table as spectators see it: the game before a cube offer that still waits
+        for its answer (PL-3), the fold of the stored log up to :meth:`shown_seq`."""
+        table = self.table
+        assert table is not None and self.game is not None
+        seq = self.shown_seq()
+        if seq == table.seq:
+            return table
+        if self.before_offer is None or self.before_offer.seq != seq:
+            async with self.club.db.read() as session:
+                events = await events_after(session, self.id, -1)
+            before = [event for event in events[1:] if event["seq"] <= seq]
+            self.before_offer = replay_table(self.game.kind, events[0], before)
+        return self.before_offer
+
     def summary(self) -> dict[str, Any]:
-        """The game as the lobby's "now playing" list shows it."""
+        """The game as the lobby's "now playing" list shows it (to anyone: PL-3)."""
         game, table = self.game, self.table
         assert game is not None and table is not None
         view = table.view()
@@ -170,7 +197,7 @@ class Round:
             "score": view.get("match", {}).get("score"),
             "spectators": game.spectators,
             "status": game.status,
-            "seq": table.seq,
+            "seq": self.shown_seq(),
         }
 
     def legal(self) -> list[dict[str, Any]]:
@@ -197,18 +224,30 @@ class Round:
         if not covered:
             self.uncovered = frozenset({"beaver"})
 
-    def snapshot(self, seat: int | None, now: float) -> dict[str, Any]:
+    def snapshot(self, seat: int | None, now: float, shown: Table | None = None) -> dict[str, Any]:
+        """The game at ``now`` for ``seat``; with ``shown`` (:meth:`shown`, for a spectator)
+        the game as that table has it, so a pending cube offer stays hidden (PL-3)."""
         table, game = self.table, self.game
         assert table is not None and game is not None
+        hidden = shown is not None and shown is not table
+        view = shown if shown is not None else table
         to_act = self.to_act_seat()
+        if hidden:
+            side = view.to_act
+            to_act = None if side is None or view.finished else view.seat_of(side)
         return self.summary() | {
+            "seq": view.seq,
             "you": seat,
-            "state": table.view(),
-            "clock": self.clock_json(now),
+            "state": view.view(),
+            "clock": self.clock_json(now, offer_hidden=hidden),
             "presence": self.presence(),
             "to_act": to_act,
-            "legal": self.legal() if seat is not None and seat == to_act else None,
+            "legal": self.legal() if seat is not None and seat == to_act and not hidden else None,
         }
+
+    async def snapshot_for(self, seat: int | None, now: float) -> dict[str, Any]:
+        """A player's snapshot, or a spectator's (seat ``None``) without a pending offer."""
+        return self.snapshot(seat, now, None if seat is not None else await self.shown())
 
     # --- acting ---------------------------------------------------------------------
 
@@ -376,6 +415,7 @@ class Round:
             "clock": self.clock_json(self.club.now()),
             "to_act": seat,
             "legal": self.legal() if seat is not None else None,
+            "offer": table.offer_seq,
         }
         if table.finished:
             async with self.club.db.read() as session:

@@ -2,8 +2,9 @@
 
 Anyone, logged in or not, may list live games and open any of them read-only
 (the game socket in ``channel.py`` gives spectators the same events as the
-players). Spectator counts live in the games table so every process shows
-the same number.
+players). A cube offer waiting for its answer is not shown to anyone but the
+players (PL-3): the list, the game's page and its record stop before it.
+Spectator counts live in the games table so every process shows the same number.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from fastapi import APIRouter, Request, Response
 from sqlalchemy import select, update
 
 from sheshbesh.play.record import FORMAT
+from sheshbesh.server.accounts.sessions import user_of
 from sheshbesh.server.club import Club, club_of
 from sheshbesh.server.errors import NotFound
 from sheshbesh.store.models import Game
@@ -48,25 +50,41 @@ async def live_summaries(club: Club) -> list[dict[str, Any]]:
 
 @router.get("/{game_id}")
 async def game_page(game_id: str, request: Request) -> dict[str, Any]:
-    """A game's summary and state (live or finished) as a spectator sees it."""
+    """A game's summary and state (live or finished) as a spectator sees it; its players
+    see a pending cube offer too (PL-3)."""
     club = club_of(request)
     round_ = await rounds_of(club).get(game_id[:20])
     if not club.db.is_sqlite:  # another process may have moved the game on meanwhile
         await round_.refresh()
-    return round_.snapshot(None, club.now())
+    if await _is_player(club, request, round_):
+        return round_.snapshot(None, club.now())
+    return await round_.snapshot_for(None, club.now())
 
 
 @router.get("/{game_id}/record")
 async def game_record(game_id: str, request: Request) -> Response:
-    """The game's sheshbesh record (its event log), for export and dice verification."""
+    """The game's sheshbesh record (its event log), for export and dice verification;
+    while a cube offer waits for its answer, only its players get the log to its end."""
     club = club_of(request)
     async with club.db.read() as session:
         game = await session.get(Game, game_id[:20])
         if game is None:
             raise NotFound(f"no game {game_id!r}")
         events = await events_after(session, game.id, -1)
+    if game.status == "live":
+        round_ = await rounds_of(club).get(game.id)
+        if not club.db.is_sqlite:
+            await round_.refresh()
+        if not await _is_player(club, request, round_):
+            shown = round_.shown_seq()
+            events = [event for event in events if event["seq"] <= shown]
     record = {"format": FORMAT, "game": game.kind, "created": events[0], "events": events[1:]}
     return Response(json.dumps(record, indent=1), media_type="application/json")
+
+
+async def _is_player(club: Club, request: Request, round_: Round) -> bool:
+    user = await user_of(club, request)
+    return round_.seat_of(None if user is None else user.id) is not None
 
 
 WINDOW = 1.0

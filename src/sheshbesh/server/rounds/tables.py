@@ -63,6 +63,13 @@ class Table:
         side = self.state.to_act
         return None if side is None else Side(side)
 
+    @property
+    def offer_seq(self) -> int | None:
+        """The sequence number of the event that opened the cube offer the game waits on
+        (a double, with a beaver after it), or ``None``: spectators are not shown an
+        offer until it is answered (PL-3)."""
+        return None
+
     def white_seat(self) -> int:
         return 0
 
@@ -249,6 +256,14 @@ class RaceTable(Table):
 
     def white_seat(self) -> int:
         return self.game.white_seat
+
+    @property
+    def offer_seq(self) -> int | None:
+        """A double is one event (``doubled``) and a beaver one more (``beavered``)."""
+        phase = self.game.phase
+        if self.finished or phase not in (Phase.DOUBLED, Phase.BEAVERED):
+            return None
+        return self.seq if phase is Phase.DOUBLED else self.seq - 1
 
     def exposure(self) -> int:
         game = self.game
