@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
-from club_client import Player
+from club_client import GameSocket, Player, next_mover
 from me_socket import MeSocket
+from test_rounds import open_game
 
 
 def ask(sender: Player, name: str) -> dict[str, Any]:
@@ -127,3 +129,90 @@ def test_notifications_need_a_login(club, new_player):
     ):
         assert response.status_code == 401 and response.json()["error"] == "login_required"
     assert guest.get("/api/session").json() == {"me": None}
+
+
+def leave_the_room(leaving: GameSocket, staying: GameSocket) -> None:
+    """Close ``leaving``'s game socket and wait until the room knows he is away."""
+    seat = leaving.seat
+    leaving.close()
+    staying.until(lambda f: f["t"] == "presence" and f["d"]["seat"] == seat
+                  and not f["d"]["online"])  # fmt: skip
+
+
+def test_pl_8_a_double_reaches_a_player_away_from_the_room_and_nobody_in_it(new_player):
+    """PL-8: the opponent doubles while the player has only /ws/me open: he gets one
+    "double offered" note (no "your turn" beside it). Back in the room he takes; when he
+    redoubles, the first doubler, who is in the room, gets no note."""
+    ann, bob = new_player("ann"), new_player("bob")
+    game_id, a, b = open_game(ann, bob, variant="backgammon", stake=10, cube=True)
+    while True:
+        mover = next_mover([a, b])
+        assert mover is not None
+        if {"type": "double"} in (mover.legal or []):
+            break
+        menu = [m for m in mover.legal or [] if m["type"] not in ("resign", "double")]
+        assert mover.act(random.Random(mover.v).choice(menu))["t"] == "state"
+    away = b if mover is a else a
+    away_player, doubler = (bob, ann) if away is b else (ann, bob)
+    with MeSocket(away_player) as away_me, MeSocket(doubler) as doubler_me:
+        leave_the_room(away, mover)
+        assert mover.act({"type": "double"})["t"] == "state"
+        note = away_me.until("notification")["d"]
+        assert note["kind"] == "double_offered" and note["read"] is False
+        assert note["data"] == {"game_id": game_id, "variant": "backgammon",
+                                "opponent": doubler.name, "cube": 2, "beaver": False}  # fmt: skip
+        assert away_me.quiet("notification") == []
+
+        back = away_player.watch(game_id)
+        back.until(lambda f: f["t"] == "snapshot")
+        assert back.my_turn and back.act({"type": "take"})["t"] == "state"
+        while True:  # play on until the taker may redouble; then he does
+            turn = next_mover([mover, back])
+            assert turn is not None
+            if turn is back and {"type": "double"} in (turn.legal or []):
+                break
+            menu = [m for m in turn.legal or [] if m["type"] not in ("resign", "double")]
+            assert turn.act(random.Random(turn.v).choice(menu))["t"] == "state"
+        assert back.act({"type": "double"})["t"] == "state"
+        mover.until(lambda f: f["t"] == "legal" and f["v"] == back.v)
+        assert doubler_me.quiet("notification", 1.0) == []
+    kinds = [n["kind"] for n in away_player.get("/api/notifications").json()["notes"]]
+    assert kinds.count("double_offered") == 1 and "your_turn" not in kinds
+    notes = doubler.get("/api/notifications").json()["notes"]
+    assert {n["kind"] for n in notes} <= {"request_accepted"}  # the owner's, at the start
+
+
+def test_pl_8_a_draw_offer_reaches_a_player_away_from_the_room_and_nobody_in_it(new_player):
+    """PL-8 for draughts (DR-19): a draw offered to a player in the room makes no note;
+    offered while he is away (and not to move: the offer comes before the offerer's
+    move), it does."""
+    ann, bob = new_player("ann"), new_player("bob")
+    game_id, a, b = open_game(ann, bob, variant="draughts", stake=0)
+    rng = random.Random(1)
+    while True:  # DR-19: 40 moves each before a draw may be offered
+        mover = next_mover([a, b])
+        assert mover is not None, "the game ended before a draw could be offered"
+        if {"type": "offer_draw", "move": None} in (mover.legal or []):
+            break
+        moves = [m for m in mover.legal or [] if m["type"] == "move"]
+        assert mover.act(rng.choice(moves))["t"] == "state"
+    other = b if mover is a else a
+    offerer, answerer = (ann, bob) if mover is a else (bob, ann)
+    with MeSocket(answerer) as answerer_me:
+        assert mover.act({"type": "offer_draw"})["t"] == "state"
+        other.until(lambda f: f["t"] == "state" and f["v"] == mover.v)
+        assert answerer_me.quiet("notification", 1.0) == []
+        assert other.act({"type": "decline_draw"})["t"] == "state"
+        for _ in range(2):  # one move each: the offerer may offer again
+            sock = next_mover([mover, other])
+            assert sock is not None
+            moves = [m for m in sock.legal or [] if m["type"] == "move"]
+            assert sock.act(rng.choice(moves))["t"] == "state"
+        assert next_mover([mover, other]) is mover
+        leave_the_room(other, mover)
+        assert mover.act({"type": "offer_draw"})["t"] == "state"
+        note = answerer_me.until("notification")["d"]
+        assert note["kind"] == "draw_offered"
+        assert note["data"] == {"game_id": game_id, "variant": "draughts",
+                                "opponent": offerer.name}  # fmt: skip
+        assert answerer_me.quiet("notification") == []

@@ -84,12 +84,18 @@ class RoundLoaded:
 
 @dataclass(frozen=True, slots=True)
 class TurnAwaits:
-    """It is a player's turn and he is not in the room: a "your turn" note is due."""
+    """A player who is not in the room must act: his turn, or an offer to answer (PL-8).
+    A "your turn", "double offered" or "draw offered" note is due."""
 
     game_id: str
     user_id: int
     variant: str
     opponent: str
+    offer: str | None = None
+    """What he must answer: ``"double"``, ``"beaver"`` (at ``cube``) or ``"draw"``; None:
+    it is simply his turn."""
+    cube: int | None = None
+    """The cube value a double or beaver asks him to accept."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,8 +7,9 @@ announced that a rollback took back. A client that connects later reads the
 stored notes (``GET /api/notifications``) and the unread count.
 
 Kinds: ``friend_request``, ``friend_accepted`` (``relations``), ``challenge``,
-``request_accepted`` (``lobby``), ``your_turn`` (:func:`tell_turn`, on the
-rounds' :class:`TurnAwaits`), ``game_result`` (``standings.aftermath``),
+``request_accepted`` (``lobby``), ``your_turn``, ``double_offered`` and
+``draw_offered`` (:func:`tell_turn`, on the rounds' :class:`TurnAwaits`, PL-8),
+``game_result`` (``standings.aftermath``),
 ``purchase`` (``money.shop``). ``data`` is the kind's own small JSON object; the
 client renders it and links to its subject.
 """
@@ -89,21 +90,33 @@ async def publish_unread(club: Club, user_id: int) -> int:
 
 
 async def tell_turn(club: Club, waits: TurnAwaits) -> None:
-    """A "your turn" note for a player away from his game, one per absence: none while
-    an unread one for the same game is waiting."""
+    """A note for a player away from his game (PL-8). An offer to answer is noted each
+    time: ``double_offered`` (a beaver too, with the cube it asks for) or
+    ``draw_offered``. A plain "your turn" comes once per absence: none while an unread
+    one for the same game is waiting."""
+    data: dict[str, Any] = {
+        "game_id": waits.game_id, "variant": waits.variant, "opponent": waits.opponent
+    }  # fmt: skip
+    if waits.offer in ("double", "beaver"):
+        kind = "double_offered"
+        data |= {"cube": waits.cube, "beaver": waits.offer == "beaver"}
+    elif waits.offer == "draw":
+        kind = "draw_offered"
+    else:
+        kind = "your_turn"
     async with club.db.transaction() as session:
-        waiting = await session.scalar(
-            select(Notification.id).where(
-                Notification.user_id == waits.user_id,
-                Notification.kind == "your_turn",
-                Notification.read_at.is_(None),
-                Notification.data["game_id"].as_string() == waits.game_id,
+        if kind == "your_turn":
+            waiting = await session.scalar(
+                select(Notification.id).where(
+                    Notification.user_id == waits.user_id,
+                    Notification.kind == "your_turn",
+                    Notification.read_at.is_(None),
+                    Notification.data["game_id"].as_string() == waits.game_id,
+                )
             )
-        )
-        if waiting is not None:
-            return
-        data = {"game_id": waits.game_id, "variant": waits.variant, "opponent": waits.opponent}
-        note = await add(session, club.now(), waits.user_id, "your_turn", data)
+            if waiting is not None:
+                return
+        note = await add(session, club.now(), waits.user_id, kind, data)
     await push(club, [note])
 
 

@@ -432,21 +432,44 @@ class Round:
             game_ended=game_ended,
             summary=self.summary() if table.finished or game_ended else None,
         )
-        if not table.finished and seat is not None and seat not in self.bot_seats:
-            await self._tell_absent(seat)
+        if not table.finished:
+            await self._tell_absent(applied, seat)
         await self.club.events.emit(moved)
         self.schedule()
 
-    async def _tell_absent(self, seat: int) -> None:
-        """A "your turn" note is due for a player who is not in the room (``notify`` words
-        it, once per absence)."""
+    async def _tell_absent(self, applied: Applied, to_act: int | None) -> None:
+        """Tell a player who is not in the room what waits for him (PL-8; ``notify`` words
+        it): a double or a beaver offered in this action, a draw offered (to the side
+        that answers it, whoever is to move), else his turn."""
+        table = applied.table
+        told: set[int] = set()
+        kinds = {event["type"] for event in applied.events}
+        cube = table.offered_cube()
+        if cube is not None and to_act is not None and kinds & {"doubled", "beavered"}:
+            await self._tell(to_act, offer=cube[0], cube=cube[1])
+            told.add(to_act)
+        for event in applied.events:
+            if event["type"] == "draw_offered":
+                seat = table.seat_of(Side.from_letter(event["side"]).other)
+                await self._tell(seat, offer="draw")
+                told.add(seat)
+        if to_act is not None and to_act not in told:
+            await self._tell(to_act)
+
+    async def _tell(self, seat: int, *, offer: str | None = None, cube: int | None = None) -> None:
+        """Emit :class:`TurnAwaits` for ``seat`` if he is away (not a bot, not still on the
+        way from the lobby to a game just begun)."""
         game = self.game
         assert game is not None
         away = game.away0 if seat == 0 else game.away1
+        if seat in self.bot_seats:
+            return
         if away is None or (away == game.created_at and self.club.now() - away < ARRIVAL):
             return  # here, or still on the way from the lobby to a game just begun
         other = self.names.get(self.seats[1 - seat], "?")
-        await self.club.events.emit(TurnAwaits(self.id, self.seats[seat], game.variant, other))
+        await self.club.events.emit(
+            TurnAwaits(self.id, self.seats[seat], game.variant, other, offer=offer, cube=cube)
+        )
 
     # --- presence -------------------------------------------------------------------
 

@@ -70,6 +70,10 @@ class Table:
         offer until it is answered (PL-3)."""
         return None
 
+    def offered_cube(self) -> tuple[str, int] | None:
+        """The pending cube offer, ``("double" | "beaver", value asked)``, or ``None``."""
+        return None
+
     def white_seat(self) -> int:
         return 0
 
@@ -264,6 +268,12 @@ class RaceTable(Table):
         if self.finished or phase not in (Phase.DOUBLED, Phase.BEAVERED):
             return None
         return self.seq if phase is Phase.DOUBLED else self.seq - 1
+
+    def offered_cube(self) -> tuple[str, int] | None:
+        if self.offer_seq is None:
+            return None
+        cube = self.game.cube.value  # a beaver has turned it already; a double has not
+        return ("double", cube * 2) if self.game.phase is Phase.DOUBLED else ("beaver", cube)
 
     def exposure(self) -> int:
         game = self.game

@@ -22,6 +22,12 @@ const KINDS = {
   },
   request_accepted: { href: (d) => `#/game/${d.game_id}`, text: (d, v) => ["notify.request_accepted", { name: d.by, variant: v(d.variant) }] },
   your_turn: { href: (d) => `#/game/${d.game_id}`, text: (d, v) => ["notify.your_turn", { name: d.opponent, variant: v(d.variant) }] },
+  double_offered: {
+    href: (d) => `#/game/${d.game_id}`,
+    text: (d, v) => [d.beaver ? "notify.beaver_offered" : "notify.double_offered",
+      { name: d.opponent, cube: number(d.cube || 0), variant: v(d.variant) }],
+  },
+  draw_offered: { href: (d) => `#/game/${d.game_id}`, text: (d, v) => ["notify.draw_offered", { name: d.opponent, variant: v(d.variant) }] },
   game_result: { href: (d) => `#/game/${d.game_id}`, text: (d, v) => [OUTCOME[d.outcome] || "notify.game_over", { name: d.opponent, variant: v(d.variant) }] },
   purchase: { href: () => "#/shop", text: (d, v, t) => ["notify.purchase", { item: t(`shop.item.${String(d.item).replace(":", ".")}`) }] },
 };
