@@ -111,9 +111,14 @@ def expected(sock: GameSocket, variant: Variant, offered: set[str]) -> set[str]:
 
 
 def ready(sockets: list[GameSocket]) -> int:
-    """Read until every socket has the latest state, and the player to act his menu."""
+    """Read until every player has the latest state, and the player to act his menu; a
+    spectator, everything sent to him (PL-3: it stops short of a pending cube offer)."""
     v = max(s.v for s in sockets)
     for sock in sockets:
+        if sock.seat is None:
+            sock.round_trip()
+            assert sock.v <= v
+            continue
         sock.settle(v)
         acting = sock.seat is not None and sock.seat == sock.to_act_seat and not sock.finished
         if acting and sock.legal_v != v:
@@ -124,6 +129,9 @@ def ready(sockets: list[GameSocket]) -> int:
 def fuzz(sockets: list[GameSocket], phase: str) -> None:
     """Every variant from every socket; each refused, with the expected code; nothing moves."""
     v = ready(sockets)
+    seen = [s.v for s in sockets]
+    if phase in ("doubled", "beavered"):  # PL-3: the offer is not the spectators' yet
+        assert all(s.v < v for s in sockets if s.seat is None), phase
     for sock in sockets:
         table = table_of(sock)
         offered = {a["type"] for a in sock.legal or []} if sock.my_turn else set()
@@ -141,7 +149,8 @@ def fuzz(sockets: list[GameSocket], phase: str) -> None:
             code = frame["d"]["error"]
             assert code in REFUSALS and frame["d"]["message"], (phase, variant, frame)
             assert code in expected(sock, variant, offered), (phase, sock.seat, variant, frame)
-    assert {s.v for s in sockets} == {v}, phase
+    assert [s.v for s in sockets] == seen, phase
+    assert {s.v for s in sockets if s.seat is not None} == {v}, phase
 
 
 def play(mover: GameSocket, kind: str, rng: random.Random) -> None:
