@@ -547,6 +547,18 @@ def test_draw_answers_leave_the_clock_running_and_the_end_stops_it() -> None:
     assert done.clock.remaining(0, now=100.0) == 52.0
 
 
+def test_pl_6_a_draw_offer_is_no_cube_offer_and_holds_no_turn() -> None:
+    """PL-6's held turn is for cube offers; a draw offered with a move ends the turn as
+    the move does (pressed, with the increment), one offered before it changes nothing."""
+    table = after_moves(40, 40)
+    clock = Clock.start(FISCHER).run(0, now=0.0)
+    before = on_clock(table.game, clock, OfferDraw(W), now=3.0)
+    assert before.clock == clock and before.clock.held is None
+    offered = on_clock(table.game, clock, OfferDraw(W, next_move(table)), now=10.0)
+    assert offered.clock.running == 1 and offered.clock.held is None
+    assert offered.clock.remaining(0, now=10.0) == 52.0
+
+
 def test_pl_7_flag_fall_is_a_timeout_and_the_late_action_is_dropped() -> None:
     game, _ = DraughtsGame.create()
     clock = start_clock(game, FISCHER, now=0.0)
