@@ -11,6 +11,8 @@ commit is anyone told, through the bus.
 Time is the server's: the clock is read at the moment the command is handled,
 and a timer per round ends the game when a flag falls or when the player to act
 has been away longer than the grace (PL-7), so no game and no FUN is ever stuck.
+A game that a player has never opened is aborted instead, and every stake goes
+back: nobody can win by accepting the request of someone who has left (issue 16).
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from sheshbesh.server.standings import ratings as standings
 from sheshbesh.store.group import MoveWrite
 from sheshbesh.store.models import Game, GameEvent, User
 
-from .store import store_applied
+from .store import store_aborted, store_applied
 from .tables import Applied, Table, replay_table
 
 log = logging.getLogger(__name__)
@@ -142,7 +144,16 @@ class Round:
     def to_act_seat(self) -> int | None:
         assert self.table is not None
         side = self.table.to_act
-        return None if side is None or self.table.finished else self.table.seat_of(side)
+        if side is None or self.table.finished or not self.live:
+            return None
+        return self.table.seat_of(side)
+
+    def aborted(self) -> dict[str, Any] | None:
+        """Who never arrived, when the game was aborted for it (None: it was not)."""
+        game = self.game
+        if game is None or game.status != "aborted":
+            return None
+        return {"absent": list((game.result or {}).get("absent", []))}
 
     def presence(self) -> list[dict[str, Any]]:
         assert self.game is not None
@@ -206,6 +217,7 @@ class Round:
             "state": table.view(),
             "clock": self.clock_json(now),
             "presence": self.presence(),
+            "aborted": self.aborted(),
             "to_act": to_act,
             "legal": self.legal() if seat is not None and seat == to_act else None,
         }
@@ -311,9 +323,10 @@ class Round:
         return FairDice(box, self.club.new_seed, lambda: secrets.token_hex(8))
 
     async def expire(self) -> None:
-        """End the game if the running flag fell or the player to act stayed away (PL-7)."""
+        """End the game if the running flag fell or the player to act stayed away (PL-7);
+        abort it instead while a player has never opened it (issue 16, item 4)."""
         async with self.lock:
-            applied = None
+            applied, aborted = None, False
             async with self.club.db.transaction() as session:
                 game = await self._locked(session)
                 if game.status != "live":
@@ -322,12 +335,18 @@ class Round:
                 table = await self.catch_up(session, game)
                 self.table, self.game = table, game
                 side = self._forfeiter(game, table)
-                if side is not None:
+                absent = never_arrived(game)
+                if absent and (side is not None or self._overdue(game, absent)):
+                    await store_aborted(session, game, absent, self.club.now())
+                    aborted = True
+                elif side is not None:
                     applied = await self._apply(session, game, table, table.timeout(side))
             if applied is not None:
                 self._adopt(applied, game)
         if applied is not None:
             await self.publish(applied)
+        if aborted:
+            await self.publish_abort()
         self.schedule()
 
     def _forfeiter(self, game: Game, table: Table) -> Side | None:
@@ -340,10 +359,15 @@ class Round:
         seat = self.to_act_seat()
         if seat is None:
             return None
-        away = game.away0 if seat == 0 else game.away1
+        away = away_of(game, seat)
         if away is not None and now >= away + self.club.settings.abandon_grace:
             return table.side_of(seat)
         return None
+
+    def _overdue(self, game: Game, seats: tuple[int, ...]) -> bool:
+        """Whether one of these seats has been away for the whole grace, whoever is to act."""
+        now, grace = self.club.now(), self.club.settings.abandon_grace
+        return any(now >= (away_of(game, seat) or now) + grace for seat in seats)
 
     async def _locked(self, session: AsyncSession) -> Game:
         game = await session.scalar(select(Game).where(Game.id == self.id).with_for_update())
@@ -397,6 +421,14 @@ class Round:
         await self.club.events.emit(moved)
         self.schedule()
 
+    async def publish_abort(self) -> None:
+        """Tell every process's sockets that the game was aborted, then this club's packages
+        (a finished ``RoundMoved``: "now playing" drops it, friends see the players stand up)."""
+        await self.club.bus.publish_data(f"game:{self.id}", {"aborted": self.aborted()})
+        moved = RoundMoved(game_id=self.id, seats=self.seats, notes=(), finished=True,
+                           game_ended=True, summary=self.summary())  # fmt: skip
+        await self.club.events.emit(moved)
+
     async def _tell_absent(self, seat: int) -> None:
         """A "your turn" note is due for a player who is not in the room (``notify`` words
         it, once per absence)."""
@@ -425,14 +457,17 @@ class Round:
         return self.game is not None and self.game.status == "live"
 
     async def _mark(self, seat: int, away: float | None) -> None:
-        column = "away0" if seat == 0 else "away1"
+        values: dict[str, Any] = {f"away{seat}": away}
+        if away is None:
+            values[f"arrived{seat}"] = True  # he has opened the game: no abort any more
         async with self.lock:
             async with self.club.db.writing() as connection:  # one statement, no ORM
                 await connection.execute(
-                    update(Game.__table__).where(Game.id == self.id).values({column: away})  # type: ignore[arg-type]
+                    update(Game.__table__).where(Game.id == self.id).values(values)  # type: ignore[arg-type]
                 )
             assert self.game is not None
-            setattr(self.game, column, away)
+            for column, value in values.items():
+                setattr(self.game, column, value)
         grace = self.club.settings.abandon_grace
         presence = {"seat": seat, "online": away is None, "since": away,
                     "deadline": None if away is None else away + grace,
@@ -464,11 +499,14 @@ class Round:
             wait = clock.time_to_flag(max(now, clock.at or now))
             if wait is not None:
                 deadline = now + wait
+        grace = self.club.settings.abandon_grace
         seat = self.to_act_seat()
         if seat is not None:
-            away = game.away0 if seat == 0 else game.away1
+            away = away_of(game, seat)
             if away is not None:
-                deadline = min(deadline, away + self.club.settings.abandon_grace)
+                deadline = min(deadline, away + grace)
+        for seat in never_arrived(game):
+            deadline = min(deadline, (away_of(game, seat) or now) + grace)
         return deadline
 
     def schedule(self) -> None:
@@ -488,6 +526,16 @@ class Round:
     def stop(self) -> None:
         if self.timer is not None:
             self.timer.cancel()
+
+
+def away_of(game: Game, seat: int) -> float | None:
+    return game.away0 if seat == 0 else game.away1
+
+
+def never_arrived(game: Game) -> tuple[int, ...]:
+    """The seats whose player has not opened the game since it began (a bot always has)."""
+    return tuple(seat for seat, arrived in enumerate((game.arrived0, game.arrived1))
+                 if not arrived)  # fmt: skip
 
 
 def _keep_dice(game: Game, dice: FairDice | None) -> None:
