@@ -456,6 +456,17 @@ class Round:
     def live(self) -> bool:
         return self.game is not None and self.game.status == "live"
 
+    async def restarted(self) -> None:
+        """This process has just started: nobody is known to be at the game, so every
+        person's seat is away from now until a socket of his arrives, and the grace runs
+        from the restart (PL-7; issue 16, item 5: after a crash an absent player was counted
+        present, and his game held its escrow for ever). A process that still holds one of
+        his sockets says so again at once (:meth:`refresh`)."""
+        now = self.club.now()
+        for seat in (0, 1):
+            if self.live and seat not in self.bot_seats and self.here[seat] == 0:
+                await self._mark(seat, now)
+
     async def _mark(self, seat: int, away: float | None) -> None:
         values: dict[str, Any] = {f"away{seat}": away}
         if away is None:
@@ -476,13 +487,23 @@ class Round:
         self.schedule()
 
     async def refresh(self) -> None:
-        """Reload after another process changed the game (presence, events)."""
+        """Reload after another process changed the game (presence, events); a seat it
+        marked away while one of his sockets is open here is marked present again."""
         async with self.lock, self.club.db.read() as session:
             game = await session.get(Game, self.id)
             if game is not None:
                 self.table = await self.catch_up(session, game)
                 self.game = game
         await self.check_cover()
+        game = self.game
+        for seat in (0, 1):
+            if (
+                game is not None
+                and self.live
+                and self.here[seat] > 0
+                and away_of(game, seat) is not None
+            ):
+                await self._mark(seat, None)  # marked away elsewhere, but a socket is here
         self.schedule()
 
     # --- timers ---------------------------------------------------------------------
@@ -587,12 +608,14 @@ class Rounds:
         return round_
 
     async def start(self) -> None:
-        """Load every live game so that its timers run even if nobody reconnects."""
+        """Load every live game so that its timers run even if nobody reconnects; nobody
+        counts as present at any of them until he does (:meth:`Round.restarted`)."""
         async with self.club.db.read() as session:
             ids = list(await session.scalars(select(Game.id).where(Game.status == "live")))
         for game_id in ids:
             with contextlib.suppress(ApiError):
-                await self.get(game_id)
+                round_ = await self.get(game_id)
+                await round_.restarted()
 
     def forget_finished(self) -> None:
         """Drop finished games nobody is connected to (they reload from the log on demand)."""
