@@ -117,7 +117,8 @@ class Request(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     clock: Mapped[str] = mapped_column(String(40))
     status: Mapped[str] = mapped_column(String(10), index=True)
-    """``open``, ``accepted`` or ``cancelled``; only an open request can change."""
+    """``open``, ``accepted``, ``cancelled`` (by a player or the operators) or ``withdrawn``
+    (its owner left the club, ``lobby.withdrawer``); only an open request can change."""
     game_id: Mapped[str | None] = mapped_column(String(12))
     created_at: Mapped[float] = mapped_column(Float)
     invitee_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
