@@ -1,7 +1,9 @@
 """Disconnection, abandonment and fallen flags: no game and no FUN is ever stuck (PL-7).
 
 These run a club whose abandonment grace is short, so the server's own timers
-end the games while the test waits for the frames that say so.
+end the games while the test waits for the frames that say so. A player who
+never opens a game is not forfeited but the game aborted, every stake returned
+(issue 16, item 4: nobody wins by accepting the request of someone who left).
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ import dataclasses
 from collections.abc import Iterator
 
 import pytest
-from club_client import Player, RunningClub
+from club_client import GameSocket, Player, RunningClub
+from test_lobby_socket import lobby, next_of
 from test_rounds import open_game, play_until_doubled
 
 GRACE = 1.5
@@ -108,3 +111,106 @@ def test_pl_7_a_player_forfeited_while_he_must_answer_a_double_drops_it(pair):
             ("payout", back), ("escrow", -300), ("escrow", -300)
         ]  # fmt: skip
     assert ann.get("/healthz").json()["ledger_total"] == 0
+
+
+# --- a player who never arrives (issue 16, item 4) ------------------------------------
+
+
+def play_until_the_other_acts(sock: GameSocket) -> None:
+    """The socket's player plays his turn (if it is his) until the game waits for the other."""
+    while sock.to_act_seat == sock.seat:
+        if not sock.my_turn:
+            sock.until(lambda f: f["t"] == "legal" and f["v"] == sock.v)
+        menu = [m for m in sock.legal or [] if m["type"] not in ("resign", "double", "undo")]
+        assert sock.act(menu[0])["t"] == "state"
+
+
+def until_aborted(sock: GameSocket) -> dict:
+    """The abort, heard live or (when it came first) in the socket's snapshot."""
+
+    def told(f: dict) -> bool:
+        return f["t"] == "aborted" or (f["t"] == "snapshot" and f["d"].get("aborted") is not None)
+
+    frame = sock.until(told, timeout=GRACE + 15)
+    return dict(frame["d"] if frame["t"] == "aborted" else frame["d"]["aborted"])
+
+
+def test_a_game_whose_owner_never_arrives_is_aborted_and_every_stake_returned(pair, quick_club):
+    """The ambush of an absent owner: Bob accepts the request Ann left open and waits for
+    PL-7 to forfeit her at backgammon level (3 × stake). She never opened the game, so it is
+    aborted instead: both escrows go back, nobody is rated, she has no offence and no loss,
+    and "now playing" drops the game."""
+    ann, bob = pair
+    with lobby(quick_club.base) as watcher:
+        next_of(watcher, "lobby")
+        offer = ann.offer(variant="backgammon", stake=100, cube=True)
+        game_id = bob.accept(offer["id"])["id"]
+        b = bob.watch(game_id)
+        b.until(lambda f: f["t"] == "snapshot")
+        assert ann.balance() == bob.balance() == START - 300  # both escrows held
+        play_until_the_other_acts(b)  # Bob's opening, if he has it: now Ann's turn
+        assert until_aborted(b) == {"absent": [0]}
+        finished = next_of(watcher, "game_finished")
+        assert finished["id"] == game_id and finished["status"] == "aborted"
+    assert ann.balance() == bob.balance() == START
+    assert ann.get("/healthz").json()["ledger_total"] == 0
+    moves = [row for row in ann.get("/api/me/ledger").json() if row["game"] == game_id]
+    assert [(m["reason"], m["amount"]) for m in moves] == [("refund", 300), ("escrow", -300)]
+    assert ann.get("/api/games/live").json() == []
+    late = ann.watch(game_id).until(lambda f: f["t"] == "snapshot")["d"]
+    assert late["status"] == "aborted" and late["aborted"] == {"absent": [0]}
+    assert late["to_act"] is None and late["legal"] is None
+    for name in ("ann", "bob"):
+        profile = ann.get(f"/api/users/{name}").json()
+        assert (profile["played"], profile["won"], profile["lost"]) == (0, 0, 0)
+        assert profile["recent"][0]["status"] == "aborted"
+        assert profile["recent"][0]["rating_change"] is None
+    assert ann.get("/api/users/ann").json()["playban"]["offences"] == 0
+    assert ann.post("/api/requests", {"variant": "backgammon", "stake": 1}).is_success
+
+
+def test_a_flag_that_falls_before_its_player_ever_arrived_aborts_the_game(pair):
+    """The same ambush with a clock: Ann's flag falls while she has never opened the game."""
+    ann, bob = pair
+    offer = ann.offer(variant="draughts", stake=300, clock="fischer 1s + 0s")
+    game_id = bob.accept(offer["id"])["id"]
+    b = bob.watch(game_id)
+    assert until_aborted(b) == {"absent": [0]}
+    assert (ann.balance(), bob.balance()) == (START, START)
+    assert ann.get("/api/users/ann").json()["playban"]["offences"] == 0
+
+
+def test_a_second_game_its_player_never_opened_is_aborted_and_the_first_goes_on(pair, quick_club):
+    """Ann plays Bob; meanwhile Carl accepts a request she left open. She never opens
+    that second game: it is aborted and refunded, and her game with Bob goes on."""
+    ann, bob = pair
+    carl = Player(quick_club.base, "carl").register()
+    try:
+        _, a, _ = open_game(ann, bob, variant="draughts", stake=10)
+        offer = ann.offer(variant="draughts", stake=100)  # she is White: hers to move
+        second = carl.accept(offer["id"])["id"]
+        c = carl.watch(second)
+        assert until_aborted(c) == {"absent": [0]}
+        assert (ann.balance(), carl.balance()) == (START - 10, START)
+        move = next(m for m in a.legal or [] if m["type"] == "move")
+        assert a.act(move)["t"] == "state" and a.state["result"] is None
+    finally:
+        carl.close()
+
+
+def test_a_rematch_its_asker_never_opens_is_aborted(pair):
+    """Ann asks for a rematch and leaves; Bob's ask starts the game she never sees."""
+    ann, bob = pair
+    game_id, a, _ = open_game(ann, bob, variant="draughts", stake=10)
+    assert a.act({"type": "resign"})["t"] == "state"  # Ann (White) resigns: Bob wins
+    assert ann.post(f"/api/games/{game_id}/rematch").status_code == 201
+    a.close()
+    started = bob.post(f"/api/games/{game_id}/rematch")
+    assert started.status_code == 201, started.text
+    rematch = bob.watch(started.json()["game"]["id"])
+    rematch.until(lambda f: f["t"] == "snapshot")
+    play_until_the_other_acts(rematch)  # colours changed over: Bob is White, then Ann's turn
+    assert until_aborted(rematch) == {"absent": [1]}  # Black now: seat 1
+    assert (ann.balance(), bob.balance()) == (START - 10, START + 10)
+    refused = bob.post(f"/api/games/{started.json()['game']['id']}/rematch")
+    assert refused.status_code == 409 and refused.json()["error"] == "game_aborted"

@@ -36,7 +36,7 @@ import sheshbesh
 from sheshbesh.server.pubsub import RedisBus
 from sheshbesh.store import ledger
 from sheshbesh.store.db import Database
-from sheshbesh.store.models import User
+from sheshbesh.store.models import Game, User
 
 SRC = Path(sheshbesh.__file__).resolve().parents[1]
 
@@ -44,7 +44,8 @@ SRC = Path(sheshbesh.__file__).resolve().parents[1]
 class Node:
     """One ``sheshbesh serve`` subprocess; its output goes to a file read at the end."""
 
-    def __init__(self, name: str, database_url: str, redis_url: str, logs: Path) -> None:
+    def __init__(self, name: str, database_url: str, redis_url: str, logs: Path,
+                 **env: str) -> None:  # fmt: skip
         self.name = name
         self.port = free_port()
         self.log = logs / f"{name}.log"
@@ -56,7 +57,7 @@ class Node:
         unthrottled = {f"SHESHBESH_{k.upper()}": str(v) for k, v in UNTHROTTLED.items()}
         env = {**os.environ, "PYTHONPATH": path, "SHESHBESH_PASSWORD_PROFILE": "fast",
                "SHESHBESH_SIGNUP_LIMITS": "off", "SHESHBESH_YOUNG_STAKE": "off",
-               **unthrottled}  # fmt: skip
+               **unthrottled, **env}  # fmt: skip
         with open(self.log, "wb") as out:
             self.process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
 
@@ -181,6 +182,56 @@ def test_two_processes_share_the_lobby_a_game_its_spectators_and_the_ledger(
     for node in nodes:
         health = node.health()
         assert health["ok"] and health["ledger_total"] == 0, health
+
+
+def test_a_process_that_restarts_leaves_the_players_of_another_present(
+    postgres_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    """Issue 16, item 5, with several processes. A process that starts counts every live
+    game's players away (it cannot know who was on a process that crashed); the process
+    that holds their sockets says at once that they are here, so nobody is forfeited."""
+    one, two = (Node(f"node{i}", postgres_url, redis_url, tmp_path, SHESHBESH_ABANDON_GRACE="2")
+                for i in (1, 2))  # fmt: skip
+    with contextlib.ExitStack() as closing:
+        for node in (one, two):
+            closing.callback(node.stop)
+            node.wait_ready()
+        ann, bob = Player(one.base, "ann"), Player(one.base, "bob")
+        closing.callback(ann.close)
+        closing.callback(bob.close)
+        offer = ann.register().offer(variant="draughts", stake=10)
+        game_id = bob.register().accept(offer["id"])["id"]
+        a, b = ann.watch(game_id), bob.watch(game_id)
+        for sock in (a, b):
+            sock.until(lambda f: f["t"] == "snapshot")
+        two.process.kill()  # SIGKILL, then a process starts on the same database
+        two.process.wait(timeout=20)
+        three = Node("node3", postgres_url, redis_url, tmp_path, SHESHBESH_ABANDON_GRACE="2")
+        closing.callback(three.stop)
+        three.wait_ready()
+
+        def away_then_back(seat: int) -> bool:
+            online = [p["online"] for p in a.presence if p["seat"] == seat]
+            return False in online and True in online[online.index(False) :]
+
+        # Marked away by the new process, present again at once from process 1.
+        a.until(lambda _: away_then_back(0) and away_then_back(1))
+
+        async def stored() -> tuple[str, float | None, float | None]:
+            db = Database(postgres_url)
+            try:
+                async with db.read() as session:
+                    game = await session.get(Game, game_id)
+                    assert game is not None
+                    return game.status, game.away0, game.away1
+            finally:
+                await db.close()
+
+        assert asyncio.run(stored()) == ("live", None, None)  # no timer can forfeit anyone
+        move = next(m for m in a.legal or [] if m["type"] == "move")
+        assert a.act(move)["t"] == "state" and a.state["result"] is None
+    for node in (one, three):
+        assert "Traceback" not in node.output(), f"{node.name} failed:\n{node.output()}"
 
 
 def test_a_redis_subscription_is_live_once_subscribe_returns(redis_url: str) -> None:

@@ -29,6 +29,7 @@ from sheshbesh.server.bots.reviews import Reviewer
 from sheshbesh.server.chat import rooms as chat
 from sheshbesh.server.lobby import rematch, requests
 from sheshbesh.server.lobby import socket as lobby_socket
+from sheshbesh.server.lobby.withdrawer import Withdrawer
 from sheshbesh.server.money import shop, wallet
 from sheshbesh.server.notify import notes as notify
 from sheshbesh.server.relations import friends, presence, profiles
@@ -93,6 +94,9 @@ def create_app(
             await spectate.reset_spectators(club)
         await rounds.start()
         await presence.start(club)
+        withdrawer = Withdrawer(club)
+        club.provide(withdrawer)
+        withdrawer.start()
         if bots is not None:
             await bots.start()
         try:
@@ -103,6 +107,7 @@ def create_app(
             if reviewer is not None:
                 reviewer.stop()
             await spectate.spectators_of(club).stop()
+            await withdrawer.stop()
             rounds.stop()
             await presence.stop(club)
             await bus.stop()

@@ -70,6 +70,10 @@ class Settings:
     max_open_requests: int = 5
     """Open requests (public ones and private challenges) one account may have at once,
     as lichess caps a player's seeks."""
+    request_grace: float = 30.0
+    """Seconds an open request outlives its owner's last club tab (no ``/ws/me`` and no
+    lobby socket in any process) before it is withdrawn, as lichess drops the seek of a
+    player who left: nobody can accept a request whose owner is gone (issue 16)."""
     signup_limits: tuple[tuple[int, float], ...] = ((5, 600.0), (75, 86400.0))
     """Registrations per address: at most N in any window of so many seconds, for each
     pair (lichess's 10 per 10 minutes and 150 a day, at the double cost it charges a
@@ -118,7 +122,7 @@ class Settings:
         if env.get("SHESHBESH_BOTS"):
             values["bots"] = env["SHESHBESH_BOTS"] not in ("0", "false", "")
         floats = ("bot_delay", "bot_patience", "frame_rate", "frame_burst", "socket_open_rate",
-                  "socket_open_burst")  # fmt: skip
+                  "socket_open_burst", "request_grace")  # fmt: skip
         for name in floats:
             if env.get(f"SHESHBESH_{name.upper()}"):
                 values[name] = float(env[f"SHESHBESH_{name.upper()}"])

@@ -117,7 +117,8 @@ class Request(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     clock: Mapped[str] = mapped_column(String(40))
     status: Mapped[str] = mapped_column(String(10), index=True)
-    """``open``, ``accepted`` or ``cancelled``; only an open request can change."""
+    """``open``, ``accepted``, ``cancelled`` (by a player or the operators) or ``withdrawn``
+    (its owner left the club, ``lobby.withdrawer``); only an open request can change."""
     game_id: Mapped[str | None] = mapped_column(String(12))
     created_at: Mapped[float] = mapped_column(Float)
     invitee_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
@@ -147,7 +148,8 @@ class Game(Base):
     seat0_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     seat1_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     status: Mapped[str] = mapped_column(String(10), index=True)
-    """``live`` or ``finished``."""
+    """``live``, ``finished``, or ``aborted`` (a player never arrived: stakes refunded,
+    nobody won or lost)."""
     seq: Mapped[int] = mapped_column(Integer, default=0)
     dice_secret: Mapped[str | None] = mapped_column(String(64))
     next_roll: Mapped[int] = mapped_column(Integer, default=1)
@@ -157,7 +159,12 @@ class Game(Base):
     """FUN each seat has in the game's escrow account."""
     away0: Mapped[float | None] = mapped_column(Float)
     away1: Mapped[float | None] = mapped_column(Float)
-    """Since when a seat has had no connection (None: connected, or never yet)."""
+    """Since when a seat has had no connection (None: connected, or a bot); set from the
+    start for a person who has not opened the game yet, and again at a server's restart."""
+    arrived0: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    arrived1: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    """Whether the seat's player has opened the game at least once (a bot always has).
+    A game is aborted, not forfeited, while one of them has not (``rounds.round``)."""
     spectators: Mapped[int] = mapped_column(Integer, default=0)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[float] = mapped_column(Float)

@@ -37,6 +37,9 @@ async def rematch(game_id: str, request: Request) -> dict[str, Any]:
             raise NotFound(f"no game {game_id!r}")
         if user.id not in (game.seat0_id, game.seat1_id):
             raise Forbidden("only the game's players can ask for a rematch", code="not_a_player")
+        if game.status == "aborted":
+            raise Conflict("the game was aborted before it began; post a new request",
+                           code="game_aborted")  # fmt: skip
         if game.status != "finished":
             raise Conflict("the game is still being played", code="game_live")
         origin = await session.scalar(select(GameRequest).where(GameRequest.game_id == game.id))

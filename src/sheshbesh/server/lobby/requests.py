@@ -342,15 +342,20 @@ async def cancel_request(request_id: str, request: Request) -> dict[str, Any]:
             raise NotFound(f"no request {request_id!r}")
         if user.id not in (found.owner_id, found.invitee_id):
             raise Forbidden("only the request's owner can cancel it (or its invitee decline it)")
-        claimed = await session.execute(
-            update(GameRequest)
-            .where(GameRequest.id == found.id, GameRequest.status == "open")
-            .values(status="cancelled")
-        )
-        if claimed.rowcount != 1:  # type: ignore[attr-defined]
+        if not await close_request(session, found, "cancelled"):
             raise Conflict("the request is no longer open", code="request_closed")
     await publish_request(club, found, "request_removed", {"id": found.id})
     return {"ok": True}
+
+
+async def close_request(session: AsyncSession, found: GameRequest, status: str) -> bool:
+    """Close an open request (cancelled, withdrawn); False if it was no longer open."""
+    claimed = await session.execute(
+        update(GameRequest)
+        .where(GameRequest.id == found.id, GameRequest.status == "open")
+        .values(status=status)
+    )
+    return bool(claimed.rowcount == 1)  # type: ignore[attr-defined]
 
 
 @router.post("/{request_id}/accept", status_code=201)

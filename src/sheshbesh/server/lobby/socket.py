@@ -1,6 +1,8 @@
 """The lobby's socket ``/ws/lobby``: open requests and live games now, then every change.
 
 It also carries the user's own channel and the lobby's chat (``chat.readers.LobbyChat``).
+While a logged-in player's lobby socket is open he counts as present, as with ``/ws/me``
+(``relations.presence``): his requests stay open (``withdrawer``) and friends see him.
 The "now playing" list hears of games that end from the rounds' ``RoundMoved``
 (:func:`subscribe`); of games that start, from ``requests.accept``.
 """
@@ -22,6 +24,7 @@ from sheshbesh.server.chat.readers import LobbyChat
 from sheshbesh.server.club import Club, club_of
 from sheshbesh.server.events import RoundMoved
 from sheshbesh.server.limits import Guard
+from sheshbesh.server.relations.presence import presence_of
 from sheshbesh.server.rounds.spectate import live_summaries
 from sheshbesh.store.models import User
 
@@ -75,6 +78,8 @@ async def _serve(club: Club, ws: WebSocket, user: User | None, guard: Guard) -> 
         await club.bus.subscribe(channel, on_message)
     lobby_chat = LobbyChat(club, user, on_message)
     await lobby_chat.open()
+    if user is not None:
+        await presence_of(club).connected(user.id)
     reader: asyncio.Task[None] | None = None
     try:
         requests = await open_request_views(club, None if user is None else user.id)
@@ -100,6 +105,8 @@ async def _serve(club: Club, ws: WebSocket, user: User | None, guard: Guard) -> 
         for channel in channels:
             await club.bus.unsubscribe(channel, on_message)
         await lobby_chat.close()
+        if user is not None:
+            await presence_of(club).disconnected(user.id)
 
 
 async def _drain(ws: WebSocket, lobby_chat: Any, guard: Guard) -> None:

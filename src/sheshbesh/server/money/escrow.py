@@ -68,9 +68,11 @@ async def can_cover(club: Club, session: AsyncSession, game: Game, needed: int, 
 
 
 async def pay_out(
-    session: AsyncSession, game: Game, paid: tuple[int, int], seq: int, now: float
-) -> None:
-    """Release the escrow: each seat gets back what it held plus ``paid`` (a draw: 0, 0)."""
+    session: AsyncSession, game: Game, paid: tuple[int, int], seq: int, now: float,
+    reason: str = "payout",
+) -> None:  # fmt: skip
+    """Release the escrow: each seat gets back what it held plus ``paid`` (a draw: 0, 0;
+    an aborted game: 0, 0 as a ``refund``)."""
     held = (game.held0, game.held1)
     escrow = await ledger.escrow_of(session, game.id)
     wallets = [await ledger.wallet_of(session, uid) for uid in (game.seat0_id, game.seat1_id)]
@@ -78,7 +80,7 @@ async def pay_out(
     if any(amount < 0 for _, amount in entries):
         raise RuntimeError(f"game {game.id}: payout {paid} exceeds escrow {held}")
     await ledger.transfer(
-        session, "payout", [*entries, (escrow, -(held[0] + held[1]))],
+        session, reason, [*entries, (escrow, -(held[0] + held[1]))],
         now=now, game_id=game.id, seq=seq,
     )  # fmt: skip
     game.held0 = game.held1 = 0

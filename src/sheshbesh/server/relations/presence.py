@@ -2,9 +2,11 @@
 
 A logged-in page keeps one ``/ws/me`` open. It forwards everything published
 on the player's ``user:{id}`` channel (notifications, friend status changes,
-challenges) and answers pings. While a player has at least one such socket
-somewhere he is ``online``; ``playing`` when he is also seated in a live game
-(read from the games table, so it is never stale); else ``offline``.
+challenges) and answers pings. While a player has at least one such socket, or
+a logged-in lobby socket (``lobby.socket``), somewhere he is ``online``;
+``playing`` when he is also seated in a live game (read from the games table,
+so it is never stale); else ``offline``. His open requests live only while he
+is online (``lobby.withdrawer``).
 
 Several processes (Redis): each process counts only its own sockets and
 announces on the ``presence`` channel when a player comes (``up``) or goes
@@ -68,7 +70,7 @@ class Presence:
         self.club = club
         self.node = club.settings.node
         self.sockets: Counter[int] = Counter()
-        """Open ``/ws/me`` sockets per user in this process."""
+        """Open ``/ws/me`` and logged-in lobby sockets per user in this process."""
         self.here: set[int] = set()
         """Users this process counts as online (sockets, or a leave still in its grace)."""
         self.leaving: dict[int, asyncio.Task[None]] = {}

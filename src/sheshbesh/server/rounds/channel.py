@@ -123,7 +123,10 @@ class Hub:
             self.fan_out(ChatItem.of(message["chat"]), readers)
             return
         batch: Batch | str
-        if "presence" in message:
+        if "aborted" in message:  # a player never arrived: the game ended without a move
+            batch = frame("aborted", message["aborted"])
+            asyncio.get_running_loop().create_task(self.round.refresh())
+        elif "presence" in message:
             batch = frame("presence", message["presence"])
             asyncio.get_running_loop().create_task(self.round.refresh())
         else:
@@ -408,6 +411,8 @@ async def _send_after(socket: Socket, snapshot: dict[str, Any], v: int) -> None:
         frame("state", {**snapshot["state"], "clock": snapshot["clock"]}, v=v)
     )
     await socket.ws.send_text(frame("presence_all", snapshot["presence"]))
+    if snapshot["aborted"] is not None:
+        await socket.ws.send_text(frame("aborted", snapshot["aborted"]))
     if snapshot["legal"] is not None:
         await socket.ws.send_text(frame("legal", snapshot["legal"], v=v))
 

@@ -11,6 +11,8 @@ commit is anyone told, through the bus.
 Time is the server's: the clock is read at the moment the command is handled,
 and a timer per round ends the game when a flag falls or when the player to act
 has been away longer than the grace (PL-7), so no game and no FUN is ever stuck.
+A game that a player has never opened is aborted instead, and every stake goes
+back: nobody can win by accepting the request of someone who has left (issue 16).
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from sheshbesh.server.standings import ratings as standings
 from sheshbesh.store.group import MoveWrite
 from sheshbesh.store.models import Game, GameEvent, User
 
-from .store import store_applied
+from .store import store_aborted, store_applied
 from .tables import Applied, Table, replay_table
 
 log = logging.getLogger(__name__)
@@ -147,7 +149,16 @@ class Round:
     def to_act_seat(self) -> int | None:
         assert self.table is not None
         side = self.table.to_act
-        return None if side is None or self.table.finished else self.table.seat_of(side)
+        if side is None or self.table.finished or not self.live:
+            return None
+        return self.table.seat_of(side)
+
+    def aborted(self) -> dict[str, Any] | None:
+        """Who never arrived, when the game was aborted for it (None: it was not)."""
+        game = self.game
+        if game is None or game.status != "aborted":
+            return None
+        return {"absent": list((game.result or {}).get("absent", []))}
 
     def presence(self) -> list[dict[str, Any]]:
         assert self.game is not None
@@ -241,6 +252,7 @@ class Round:
             "state": view.view(),
             "clock": self.clock_json(now, offer_hidden=hidden),
             "presence": self.presence(),
+            "aborted": self.aborted(),
             "to_act": to_act,
             "legal": self.legal() if seat is not None and seat == to_act and not hidden else None,
         }
@@ -350,9 +362,10 @@ class Round:
         return FairDice(box, self.club.new_seed, lambda: secrets.token_hex(8))
 
     async def expire(self) -> None:
-        """End the game if the running flag fell or the player to act stayed away (PL-7)."""
+        """End the game if the running flag fell or the player to act stayed away (PL-7);
+        abort it instead while a player has never opened it (issue 16, item 4)."""
         async with self.lock:
-            applied = None
+            applied, aborted = None, False
             async with self.club.db.transaction() as session:
                 game = await self._locked(session)
                 if game.status != "live":
@@ -361,12 +374,18 @@ class Round:
                 table = await self.catch_up(session, game)
                 self.table, self.game = table, game
                 side = self._forfeiter(game, table)
-                if side is not None:
+                absent = never_arrived(game)
+                if absent and (side is not None or self._overdue(game, absent)):
+                    await store_aborted(session, game, absent, self.club.now())
+                    aborted = True
+                elif side is not None:
                     applied = await self._apply(session, game, table, table.timeout(side))
             if applied is not None:
                 self._adopt(applied, game)
         if applied is not None:
             await self.publish(applied)
+        if aborted:
+            await self.publish_abort()
         self.schedule()
 
     def _forfeiter(self, game: Game, table: Table) -> Side | None:
@@ -379,10 +398,15 @@ class Round:
         seat = self.to_act_seat()
         if seat is None:
             return None
-        away = game.away0 if seat == 0 else game.away1
+        away = away_of(game, seat)
         if away is not None and now >= away + self.club.settings.abandon_grace:
             return table.side_of(seat)
         return None
+
+    def _overdue(self, game: Game, seats: tuple[int, ...]) -> bool:
+        """Whether one of these seats has been away for the whole grace, whoever is to act."""
+        now, grace = self.club.now(), self.club.settings.abandon_grace
+        return any(now >= (away_of(game, seat) or now) + grace for seat in seats)
 
     async def _locked(self, session: AsyncSession) -> Game:
         game = await session.scalar(select(Game).where(Game.id == self.id).with_for_update())
@@ -437,6 +461,7 @@ class Round:
         await self.club.events.emit(moved)
         self.schedule()
 
+<<<<<<< HEAD
     async def _tell_absent(self, applied: Applied, to_act: int | None) -> None:
         """Tell a player who is not in the room what waits for him (PL-8; ``notify`` words
         it): a double or a beaver offered in this action, a draw offered (to the side
@@ -459,6 +484,19 @@ class Round:
     async def _tell(self, seat: int, *, offer: str | None = None, cube: int | None = None) -> None:
         """Emit :class:`TurnAwaits` for ``seat`` if he is away (not a bot, not still on the
         way from the lobby to a game just begun)."""
+=======
+    async def publish_abort(self) -> None:
+        """Tell every process's sockets that the game was aborted, then this club's packages
+        (a finished ``RoundMoved``: "now playing" drops it, friends see the players stand up)."""
+        await self.club.bus.publish_data(f"game:{self.id}", {"aborted": self.aborted()})
+        moved = RoundMoved(game_id=self.id, seats=self.seats, notes=(), finished=True,
+                           game_ended=True, summary=self.summary())  # fmt: skip
+        await self.club.events.emit(moved)
+
+    async def _tell_absent(self, seat: int) -> None:
+        """A "your turn" note is due for a player who is not in the room (``notify`` words
+        it, once per absence)."""
+>>>>>>> absence
         game = self.game
         assert game is not None
         away = game.away0 if seat == 0 else game.away1
@@ -487,15 +525,29 @@ class Round:
     def live(self) -> bool:
         return self.game is not None and self.game.status == "live"
 
+    async def restarted(self) -> None:
+        """This process has just started: nobody is known to be at the game, so every
+        person's seat is away from now until a socket of his arrives, and the grace runs
+        from the restart (PL-7; issue 16, item 5: after a crash an absent player was counted
+        present, and his game held its escrow for ever). A process that still holds one of
+        his sockets says so again at once (:meth:`refresh`)."""
+        now = self.club.now()
+        for seat in (0, 1):
+            if self.live and seat not in self.bot_seats and self.here[seat] == 0:
+                await self._mark(seat, now)
+
     async def _mark(self, seat: int, away: float | None) -> None:
-        column = "away0" if seat == 0 else "away1"
+        values: dict[str, Any] = {f"away{seat}": away}
+        if away is None:
+            values[f"arrived{seat}"] = True  # he has opened the game: no abort any more
         async with self.lock:
             async with self.club.db.writing() as connection:  # one statement, no ORM
                 await connection.execute(
-                    update(Game.__table__).where(Game.id == self.id).values({column: away})  # type: ignore[arg-type]
+                    update(Game.__table__).where(Game.id == self.id).values(values)  # type: ignore[arg-type]
                 )
             assert self.game is not None
-            setattr(self.game, column, away)
+            for column, value in values.items():
+                setattr(self.game, column, value)
         grace = self.club.settings.abandon_grace
         presence = {"seat": seat, "online": away is None, "since": away,
                     "deadline": None if away is None else away + grace,
@@ -504,13 +556,23 @@ class Round:
         self.schedule()
 
     async def refresh(self) -> None:
-        """Reload after another process changed the game (presence, events)."""
+        """Reload after another process changed the game (presence, events); a seat it
+        marked away while one of his sockets is open here is marked present again."""
         async with self.lock, self.club.db.read() as session:
             game = await session.get(Game, self.id)
             if game is not None:
                 self.table = await self.catch_up(session, game)
                 self.game = game
         await self.check_cover()
+        game = self.game
+        for seat in (0, 1):
+            if (
+                game is not None
+                and self.live
+                and self.here[seat] > 0
+                and away_of(game, seat) is not None
+            ):
+                await self._mark(seat, None)  # marked away elsewhere, but a socket is here
         self.schedule()
 
     # --- timers ---------------------------------------------------------------------
@@ -527,11 +589,14 @@ class Round:
             wait = clock.time_to_flag(max(now, clock.at or now))
             if wait is not None:
                 deadline = now + wait
+        grace = self.club.settings.abandon_grace
         seat = self.to_act_seat()
         if seat is not None:
-            away = game.away0 if seat == 0 else game.away1
+            away = away_of(game, seat)
             if away is not None:
-                deadline = min(deadline, away + self.club.settings.abandon_grace)
+                deadline = min(deadline, away + grace)
+        for seat in never_arrived(game):
+            deadline = min(deadline, (away_of(game, seat) or now) + grace)
         return deadline
 
     def schedule(self) -> None:
@@ -551,6 +616,16 @@ class Round:
     def stop(self) -> None:
         if self.timer is not None:
             self.timer.cancel()
+
+
+def away_of(game: Game, seat: int) -> float | None:
+    return game.away0 if seat == 0 else game.away1
+
+
+def never_arrived(game: Game) -> tuple[int, ...]:
+    """The seats whose player has not opened the game since it began (a bot always has)."""
+    return tuple(seat for seat, arrived in enumerate((game.arrived0, game.arrived1))
+                 if not arrived)  # fmt: skip
 
 
 def _keep_dice(game: Game, dice: FairDice | None) -> None:
@@ -602,12 +677,14 @@ class Rounds:
         return round_
 
     async def start(self) -> None:
-        """Load every live game so that its timers run even if nobody reconnects."""
+        """Load every live game so that its timers run even if nobody reconnects; nobody
+        counts as present at any of them until he does (:meth:`Round.restarted`)."""
         async with self.club.db.read() as session:
             ids = list(await session.scalars(select(Game.id).where(Game.status == "live")))
         for game_id in ids:
             with contextlib.suppress(ApiError):
-                await self.get(game_id)
+                round_ = await self.get(game_id)
+                await round_.restarted()
 
     def forget_finished(self) -> None:
         """Drop finished games nobody is connected to (they reload from the log on demand)."""

@@ -79,6 +79,7 @@ async def start_game(
         seat0_id=seats[0], seat1_id=seats[1], status="live", seq=0,
         dice_secret=None, next_roll=1, clock=None, held0=0, held1=0,
         away0=None if seats[0] in bots else now, away1=None if seats[1] in bots else now,
+        arrived0=seats[0] in bots, arrived1=seats[1] in bots,
         spectators=0, created_at=now, rated=found.rated,
     )  # fmt: skip
     session.add(game)

@@ -5,7 +5,8 @@ transaction (DESIGN principles 3 and 4): the events with their sequence
 numbers, the game row, the escrow's top-up or the payout (``money.escrow``).
 When the game ends it emits :class:`GameOver` inside that transaction, so
 whatever the other packages write about it (ratings, an offence, result notes)
-commits with the last move or not at all.
+commits with the last move or not at all. :func:`store_aborted` ends a game that
+a player never opened: a refund, and nothing else.
 """
 
 from __future__ import annotations
@@ -42,6 +43,18 @@ async def store_applied(
     )  # fmt: skip
     await club.events.emit(over)
     applied.notes.extend(over.notes)
+
+
+async def store_aborted(
+    session: AsyncSession, game: Game, absent: tuple[int, ...], now: float
+) -> None:
+    """Abort a game that a player never opened (issue 16, item 4): each seat's escrow goes
+    back as a ``refund`` and nobody wins or loses. No ``GameOver``: no rating, no offence,
+    no result; the log stays as it was, the game row says ``aborted`` and who was absent."""
+    await escrow.pay_out(session, game, (0, 0), game.seq, now, reason="refund")
+    game.status = "aborted"
+    game.finished_at = now
+    game.result = {"reason": "aborted", "absent": list(absent), "winner_seat": None}
 
 
 def _paid(game: Game, table: Table) -> tuple[int, int]:

@@ -19,6 +19,7 @@ export async function mount(main, ctx) {
   const room = {
     you: null, players: [], summary: null, state: null, legal: null, clock: null, clockAt: 0,
     presence: [null, null], events: [], pending: false, board: null, replay: null,
+    aborted: null,  // {absent: [seat]}: a player never arrived, every stake went back
   };
   const prefs = JSON.parse(localStorage.getItem("room-prefs") || "{}");
 
@@ -80,7 +81,8 @@ export async function mount(main, ctx) {
   function chatClosedBecause(name) {
     if (!ctx.me) return t("chat.login");
     const over = !!room.state && !!(room.state.match ? room.state.match.result : room.state.result);
-    return name === "spectators" && room.you !== null && !over ? t("chat.after_game") : null;
+    return name === "spectators" && room.you !== null && !over && !room.aborted
+      ? t("chat.after_game") : null;
   }
 
   // After the game the players may read and join the spectators' room (as on lichess).
@@ -190,6 +192,10 @@ export async function mount(main, ctx) {
 
   function statusText() {
     const s = room.state;
+    if (room.aborted) {
+      const names = room.aborted.absent.map((seat) => room.players[seat]?.username ?? "?");
+      return t("room.aborted", { name: names.join(", ") });
+    }
     if (s.result || (s.match && s.match.result)) return t("room.finished");
     if (room.pending) return t("room.sending");
     if (!s.to_act) return t("room.waiting");
@@ -293,7 +299,7 @@ export async function mount(main, ctx) {
     // What the page shows, for people reading the DOM (and the browser tests).
     Object.assign(root.dataset, {
       v: String(channel.v), pending: String(room.pending), mine: String(!!room.legal && room.you !== null),
-      finished: String(over),
+      finished: String(over), aborted: String(!!room.aborted),
     });
     title.textContent = `${t(`variant.${s.variant}`)} · ${room.players.map((p) => p.username).join(" – ")}`;
     // The tab says when the game waits for you, as on lichess: seen from another tab.
@@ -305,7 +311,7 @@ export async function mount(main, ctx) {
     clear(bottom).append(playerCard(me));
     status.textContent = statusText();
     statusCard.hidden = over;  // the result card says it all
-    options.hidden = room.you === null || s.kind === "draughts" || over;
+    options.hidden = room.you === null || s.kind === "draughts" || over || !!room.aborted;
     renderActions();
     renderResult();
     review.update(s.variant, over);
@@ -379,7 +385,7 @@ export async function mount(main, ctx) {
 
   function presenceBanner() {
     const away = room.presence.find((p, seat) => p && !p.online && seat !== room.you);
-    if (!away || room.state?.result || room.summary?.status === "finished") {
+    if (!away || room.state?.result || room.aborted || room.summary?.status === "finished") {
       ctx.banner("");
       return;
     }
@@ -402,6 +408,7 @@ export async function mount(main, ctx) {
           room.clock = d.clock;
           room.clockAt = performance.now();
           room.presence = d.presence.map((p) => ({ ...p, at: performance.now() }));
+          room.aborted = d.aborted || null;
           room.pending = false;
           break;
         case "event":
@@ -435,6 +442,14 @@ export async function mount(main, ctx) {
           break;
         case "presence_all":
           room.presence = d.map((p) => ({ ...p, at: performance.now() }));
+          break;
+        case "aborted":  // a player never arrived: no result, the stakes went back
+          room.aborted = d;
+          room.legal = null;
+          room.pending = false;
+          if (room.summary) room.summary.status = "aborted";
+          presenceBanner();
+          ctx.refreshMe();
           break;
         case "chat":
           return chat.line(d);

@@ -196,6 +196,7 @@ function delta(game) {
 
 function outcome(t, game) {
   if (game.status === "live") return t("profile.live");
+  if (game.status === "aborted") return t("profile.aborted");
   const winner = game.result ? game.result.winner_seat : null;
   if (winner === null || winner === undefined) return t("profile.draw");
   return winner === game.seat ? t("profile.win") : t("profile.loss");
