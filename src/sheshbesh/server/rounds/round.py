@@ -461,7 +461,14 @@ class Round:
         await self.club.events.emit(moved)
         self.schedule()
 
-<<<<<<< HEAD
+    async def publish_abort(self) -> None:
+        """Tell every process's sockets that the game was aborted, then this club's packages
+        (a finished ``RoundMoved``: "now playing" drops it, friends see the players stand up)."""
+        await self.club.bus.publish_data(f"game:{self.id}", {"aborted": self.aborted()})
+        moved = RoundMoved(game_id=self.id, seats=self.seats, notes=(), finished=True,
+                           game_ended=True, summary=self.summary())  # fmt: skip
+        await self.club.events.emit(moved)
+
     async def _tell_absent(self, applied: Applied, to_act: int | None) -> None:
         """Tell a player who is not in the room what waits for him (PL-8; ``notify`` words
         it): a double or a beaver offered in this action, a draw offered (to the side
@@ -484,19 +491,6 @@ class Round:
     async def _tell(self, seat: int, *, offer: str | None = None, cube: int | None = None) -> None:
         """Emit :class:`TurnAwaits` for ``seat`` if he is away (not a bot, not still on the
         way from the lobby to a game just begun)."""
-=======
-    async def publish_abort(self) -> None:
-        """Tell every process's sockets that the game was aborted, then this club's packages
-        (a finished ``RoundMoved``: "now playing" drops it, friends see the players stand up)."""
-        await self.club.bus.publish_data(f"game:{self.id}", {"aborted": self.aborted()})
-        moved = RoundMoved(game_id=self.id, seats=self.seats, notes=(), finished=True,
-                           game_ended=True, summary=self.summary())  # fmt: skip
-        await self.club.events.emit(moved)
-
-    async def _tell_absent(self, seat: int) -> None:
-        """A "your turn" note is due for a player who is not in the room (``notify`` words
-        it, once per absence)."""
->>>>>>> absence
         game = self.game
         assert game is not None
         away = game.away0 if seat == 0 else game.away1
