@@ -12,7 +12,8 @@ A logout and a password change happen in the server, which tells its sockets
 over the bus at once. ``moderate`` runs in a process of its own, here with no
 Redis to tell the server through, so its club checks a socket's session before
 each action or private frame (``session_check=0``: the first one after the
-close), and its sweep closes a socket that only listens. The last test runs two
+close; a line of the players' room is one), and its sweep closes a socket that
+only listens. The last test runs two
 ``sheshbesh serve`` processes on one Redis: a logout on one closes the sockets on
 the other, and ``moderate --close --redis`` closes them on both.
 """
@@ -143,6 +144,20 @@ def test_an_ended_sessions_game_socket_is_closed_and_its_move_never_taken(ending
     assert again.act(move)["t"] == "error" and other.v == v
     if ending.kind == "password":  # the owner's own socket plays on
         assert mover.act(move)["t"] == "state"
+
+
+@pytest.mark.parametrize("ending", ["close"], indirect=True)
+def test_a_closed_accounts_game_socket_hears_no_more_of_the_players_room(ending):
+    """Nobody tells the server of the close; the next line meant for ann checks first."""
+    ann, bob = ending.player("ann"), ending.player("bob")
+    _, a, b = open_game(ann, bob, variant="draughts", stake=0)
+    a.round_trip()  # the chat histories are read
+    ending.end(ann, ann)
+    send(b.ws, {"t": "chat", "room": "players", "text": "psst"})
+
+    frames, code = until_closed(a.ws)
+    assert code == ENDED and told_ended(frames)
+    assert [f for f in frames if f["t"] == "chat"] == []
 
 
 @pytest.mark.parametrize("ending", ENDINGS, indirect=True)

@@ -99,6 +99,8 @@ class Socket:
     queue: asyncio.Queue[Item] = field(default_factory=lambda: asyncio.Queue())
     user_id: int | None = None
     """The reader, whose blocks hide chat lines (None: a guest)."""
+    binding: Binding | None = None
+    """The reader's session: chat lines reach him only while it holds (None: a guest)."""
 
     def put(self, item: Item) -> None:
         if self.queue.qsize() >= QUEUE_LIMIT:
@@ -205,7 +207,7 @@ async def _serve(club: Club, ws: WebSocket, game_id: str, guard: Guard,
         await ws.close(code=4404)
         return
     seat = round_.seat_of(user.id if user else None)
-    socket = Socket(ws, seat, user_id=user.id if user else None)
+    socket = Socket(ws, seat, user_id=user.id if user else None, binding=binding)
     if binding is not None:
         binding.when_ended(lambda: _session_ended(socket))
     hubs = hubs_of(club)
@@ -378,6 +380,8 @@ async def _write(club: Club, round_: Round, socket: Socket, since: int | None) -
             elif isinstance(item, ChatItem):
                 if item.id in sent:
                     sent.discard(item.id)
+                elif socket.binding is not None and not await socket.binding.alive():
+                    continue  # the session ended: the close is queued
                 elif await blocklists.shows(socket.user_id, item):
                     await ws.send_text(item.text)
             elif isinstance(item, int):
