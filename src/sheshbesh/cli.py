@@ -8,15 +8,19 @@ line gets ``{"error": "..."}`` and the next line is still served.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 from collections.abc import Iterable, Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from sheshbesh.games import VARIANTS, draughts, find_variant
 from sheshbesh.games.race import Position
 from sheshbesh.games.race.gnubg_id import decode_position_id
+
+if TYPE_CHECKING:
+    from sheshbesh.server.pubsub import Bus
 
 
 def moves_request(request: Any) -> dict[str, Any]:
@@ -247,20 +251,41 @@ def _moderate(args: argparse.Namespace) -> int:
     if not args.reports:
         action = Moderation(close=args.close, reopen=args.reopen, mute_minutes=args.mute,
                             unmute=args.unmute).check()  # fmt: skip
-    settings = Settings.from_env(database_url=args.db)
+    settings = Settings.from_env(database_url=args.db, redis_url=args.redis)
 
     async def run() -> dict[str, object]:
         db = Database(settings.database_url)
+        bus = None
         try:
             await db.migrate()
             if action is None:
                 return {"reports": await flagged_reports(db)}
-            return await moderate(db, args.username, action, time.time())
+            if action.close and settings.redis_url:  # to close its sockets at once
+                bus = await _reach(settings.redis_url, settings.session_check)
+            return await moderate(db, args.username, action, time.time(), bus)
         finally:
+            if bus is not None:
+                await bus.stop()
             await db.close()
 
     print(json.dumps(asyncio.run(run())))
     return 0
+
+
+async def _reach(redis_url: str, check: float) -> Bus | None:
+    """The servers' Redis, to tell them of ended sessions; None (said why) if unreachable."""
+    from sheshbesh.server.pubsub import RedisBus
+
+    bus = RedisBus(redis_url)
+    try:
+        await bus.start()
+    except Exception as error:
+        with contextlib.suppress(Exception):
+            await bus.stop()
+        print(f"sheshbesh: Redis unreachable ({error}); open sockets of the account "
+              f"stop acting within {check:g} s instead of at once", file=sys.stderr)  # fmt: skip
+        return None
+    return bus
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -318,6 +343,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     moderate.add_argument("username", nargs="?")
     moderate.add_argument("--db", default=None, help="as for serve")
+    moderate.add_argument(
+        "--redis", default=None, help="as for serve: a close then closes the account's sockets"
+    )
     chosen = moderate.add_mutually_exclusive_group(required=True)
     chosen.add_argument(
         "--close", action="store_true", help="end its sessions, refuse logins, cancel requests"

@@ -206,6 +206,33 @@ def test_a_logout_and_a_login_in_the_page_renew_the_token_and_posting_works(peop
     kim.page.locator("[data-testid=requests] tr[data-request]", has_text="kim").wait_for()
 
 
+def test_a_page_whose_session_ended_elsewhere_says_so_and_shows_the_login_page(people):
+    """Issue 16, item 8: a new password ends the account's other sessions. The other
+    browser's sockets are closed with 4401, and its page says it was signed out and shows
+    the login page, instead of reconnecting again and again; the page that changed the
+    password stays logged in."""
+    lea = people().register("lea")
+    other = people()
+    other.go("#/login")
+    other.page.fill("input[name=username]", "lea")
+    other.page.fill("input[name=password]", PASSWORD)
+    other.page.click("form button[type=submit]")
+    other.page.wait_for_selector("[data-testid=new-request]")
+    status = lea.page.evaluate(
+        """(body) => import("/static/js/api.js")
+             .then(({ api }) => api.post("/api/me/password", body))
+             .then(() => 200, (error) => error.status)""",
+        {"current": PASSWORD, "new": "a brand new password"},
+    )
+    assert status == 200
+    other.page.wait_for_url("**/#/login")
+    other.page.locator(".toast", has_text="signed out").wait_for()
+    other.page.locator("#top a[href='#/login']").wait_for()
+    assert other.page.evaluate("fetch('/api/session').then(r => r.json())") == {"me": None}
+    assert lea.page.locator("[data-testid=balance]").is_visible()
+    assert lea.me()["username"] == "lea"
+
+
 def test_backgammon_with_a_double_and_a_take_watched_live(people):
     ann, bob = people().register("ann"), people().register("bob")
     ann.shot("lobby-desktop")

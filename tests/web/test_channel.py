@@ -4,7 +4,9 @@
 clock: after a ``rate_limited`` error it sends nothing until the ``retry`` has
 passed; a socket closed with 4429 (flooding, too many sockets) waits at least
 22.5 s (30 s, jittered) before it tries again, every time; a socket that is
-accepted and closed at once never resets its backoff; a healthy frame does.
+accepted and closed at once never resets its backoff; a healthy frame does. A socket
+closed with 4401 (its session ended) tells the page once and reopens only if the page
+keeps it (as a guest's), never in a loop of its own.
 """
 
 from __future__ import annotations
@@ -70,6 +72,24 @@ channel = new Channel("/ws/lobby", { onFrame() {} });
 out.refused = losses(1006, ["error", { error: "not_found", message: "" }], 6);
 channel = new Channel("/ws/lobby", { onFrame() {} });
 out.healthy = losses(1006, ["lobby", {}], 6);
+
+// A session that ended (4401): the page hears it once; a channel it closes stays shut.
+function ended(path, keep) {
+  let told = 0;
+  const opened = sockets.length;
+  const waiting = timers.length;
+  const onEnded = () => { told += 1; if (!keep) chan.close(); };
+  const chan = new Channel(path, { onFrame() {}, onEnded });
+  const socket = sockets.at(-1);
+  socket.onopen();
+  socket.onmessage(frame("hello", {}));
+  socket.onclose({ code: 4401 });
+  const retries = timers.length - waiting;
+  timers.slice(waiting).forEach((timer) => timer.fn());
+  return { told, retries, opened: sockets.length - opened };
+}
+out.endedClosed = ended("/ws/me", false);
+out.endedKept = ended("/ws/lobby", true);
 console.log(JSON.stringify(out));
 """
 
@@ -94,3 +114,9 @@ def test_the_client_backs_off_from_the_servers_limits() -> None:
     assert refused[-1] >= 0.75 * 10_000 > 1.25 * refused[0], refused  # it grows to the cap
     healthy = out["healthy"]
     assert isinstance(healthy, list) and max(healthy) <= 625, healthy  # reset by a good frame
+
+
+def test_a_socket_whose_session_ended_tells_the_page_and_does_not_loop() -> None:
+    out = run_harness()
+    assert out["endedClosed"] == {"told": 1, "retries": 0, "opened": 1}
+    assert out["endedKept"] == {"told": 1, "retries": 1, "opened": 2}  # reopened, as a guest

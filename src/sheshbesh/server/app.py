@@ -21,7 +21,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import func, select
 
-from sheshbesh.server.accounts import auth, avatars
+from sheshbesh.server.accounts import auth, avatars, bindings
 from sheshbesh.server.accounts.csrf import CsrfMiddleware, stored_secret
 from sheshbesh.server.bots import routes as bot_routes
 from sheshbesh.server.bots.host import BotHost
@@ -92,6 +92,7 @@ def create_app(
         app.state.club = club
         if db.is_sqlite:
             await spectate.reset_spectators(club)
+        await bindings.start(club)
         await rounds.start()
         await presence.start(club)
         withdrawer = Withdrawer(club)
@@ -110,6 +111,7 @@ def create_app(
             await withdrawer.stop()
             rounds.stop()
             await presence.stop(club)
+            await bindings.stop(club)
             await bus.stop()
             await db.close()
 

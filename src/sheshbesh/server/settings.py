@@ -42,6 +42,13 @@ class Settings:
     the club makes one on first start and keeps it in its database, which every process
     on that database then shares."""
     session_days: float = 30.0
+    session_check: float = 5.0
+    """Seconds a socket may go on trusting its session's last check before it acts or
+    hears something private again (an ended session's socket is closed at once when the
+    bus says so; this bounds it when no message comes: ``accounts.bindings``)."""
+    session_sweep: float = 60.0
+    """Seconds between two checks of every session with a socket in this process (an idle
+    socket of an ended session is closed by then; 0: never)."""
     abandon_grace: float = 120.0
     """Seconds a disconnected player may keep the opponent waiting on his turn (PL-7)."""
     login_failures: int = 5
@@ -122,7 +129,8 @@ class Settings:
         if env.get("SHESHBESH_BOTS"):
             values["bots"] = env["SHESHBESH_BOTS"] not in ("0", "false", "")
         floats = ("bot_delay", "bot_patience", "frame_rate", "frame_burst", "socket_open_rate",
-                  "socket_open_burst", "request_grace")  # fmt: skip
+                  "socket_open_burst", "request_grace", "session_check",
+                  "session_sweep")  # fmt: skip
         for name in floats:
             if env.get(f"SHESHBESH_{name.upper()}"):
                 values[name] = float(env[f"SHESHBESH_{name.upper()}"])

@@ -27,6 +27,7 @@ from sheshbesh.store import ledger
 from sheshbesh.store.models import LoginAttempt, Session, User
 
 from . import lockout, trust
+from .bindings import sessions_ended
 from .sessions import SESSION_COOKIE, me_json, require_user, token_hash, user_of
 
 router = APIRouter(prefix="/api", tags=["accounts"])
@@ -156,7 +157,8 @@ class PasswordChange(BaseModel):
 
 @router.post("/me/password")
 async def change_password(body: PasswordChange, request: Request) -> dict[str, Any]:
-    """A new password, given the current one; every other session of the account ends.
+    """A new password, given the current one; every other session of the account ends,
+    and its sockets close on every process (this session's stay open, as lichess does).
 
     Wrong current passwords count with wrong logins (from this address): guessing
     here is no easier. This session is limited by its own failures only, so
@@ -183,16 +185,22 @@ async def change_password(body: PasswordChange, request: Request) -> dict[str, A
         )
         await session.execute(delete(LoginAttempt).where(LoginAttempt.session_hash == kept))
         await lockout.forget_failures(session, user.username_key, address)
+    await sessions_ended(club.bus, user.id)  # their sockets close; this session's stay
     return {"ok": True, "sessions_ended": ended.rowcount}  # type: ignore[attr-defined]
 
 
 @router.post("/logout")
 async def logout(request: Request, response: Response) -> dict[str, Any]:
+    """End this session; its sockets close on every process (``bindings``)."""
     club = club_of(request)
     token = request.cookies.get(SESSION_COOKIE)
     if token:
+        ended = Session.token_hash == token_hash(token)
         async with club.db.transaction() as session:
-            await session.execute(delete(Session).where(Session.token_hash == token_hash(token)))
+            user_id = await session.scalar(select(Session.user_id).where(ended))
+            await session.execute(delete(Session).where(ended))
+        if user_id is not None:
+            await sessions_ended(club.bus, user_id)
     response.delete_cookie(SESSION_COOKIE, path="/")
     return {"ok": True}
 

@@ -14,7 +14,10 @@
 
 The command works on the database itself, so it needs no running server and
 reaches every process of a cluster. A lobby that is open shows a cancelled request
-until its next load, and an accept of that request is refused.
+until its next load, and an accept of that request is refused. The closed account's
+open sockets close at once on every process when the command can tell them, over
+Redis (``REDIS_URL`` or ``--redis``, as for ``serve``); without it, each stops acting
+within ``session_check`` seconds and closes within ``session_sweep`` (``bindings``).
 """
 
 from __future__ import annotations
@@ -24,9 +27,12 @@ from typing import Any
 
 from sqlalchemy import delete, or_, select, update
 
+from sheshbesh.server.pubsub import Bus
 from sheshbesh.store.db import Database
 from sheshbesh.store.models import Report, Session, User
 from sheshbesh.store.models import Request as GameRequest
+
+from .bindings import sessions_ended
 
 MAX_MUTE_MINUTES = 365 * 24 * 60
 
@@ -53,8 +59,10 @@ class Moderation:
         return self
 
 
-async def moderate(db: Database, username: str, action: Moderation, now: float) -> dict[str, Any]:
-    """Apply ``action`` to the account in one transaction; what changed, for the log."""
+async def moderate(db: Database, username: str, action: Moderation, now: float,
+                   bus: Bus | None = None) -> dict[str, Any]:  # fmt: skip
+    """Apply ``action`` to the account in one transaction; what changed, for the log.
+    A close then tells the servers on ``bus`` (if any) that the account's sessions ended."""
     action.check()
     async with db.transaction() as session:
         user = await session.scalar(select(User).where(User.username_key == username.lower()))
@@ -81,6 +89,8 @@ async def moderate(db: Database, username: str, action: Moderation, now: float) 
         else:
             user.chat_muted_until = None
             done["muted_until"] = None
+    if action.close and bus is not None:
+        await sessions_ended(bus, user.id)
     return done
 
 

@@ -10,7 +10,7 @@ count is notify's) with :func:`add_me_part`, so accounts imports none of them.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
 from fastapi import Request
@@ -26,6 +26,8 @@ from sheshbesh.store.models import Session, User
 from .avatars import avatar_url, theme_of
 
 SESSION_COOKIE = "sid"
+CHUNK = 500
+"""Sessions asked about in one query by :func:`live_sessions`."""
 MePart = Callable[[AsyncSession, User], Awaitable[dict[str, Any]]]
 
 
@@ -54,20 +56,47 @@ async def me_json(club: Club, session: AsyncSession, user: User) -> dict[str, An
 
 async def user_of(club: Club, connection: HTTPConnection) -> User | None:
     """The logged-in user of a request or websocket, or None."""
+    found = await session_of(club, connection)
+    return None if found is None else found[0]
+
+
+async def session_of(club: Club, connection: HTTPConnection) -> tuple[User, str] | None:
+    """The logged-in user of a request or websocket and his session (its token's hash),
+    or None: no cookie, no such session, an expired one, or a closed account's."""
     token = connection.cookies.get(SESSION_COOKIE)
     if not token or len(token) > 100:
         return None
+    digest = token_hash(token)
     async with club.db.read() as session:
         row = await session.execute(
             select(User, Session.expires_at)
             .join(Session, Session.user_id == User.id)
-            .where(Session.token_hash == token_hash(token))
+            .where(Session.token_hash == digest)
         )
         found = row.first()
     if found is None or found[1] < club.now():
         return None
     user: User = found[0]
-    return None if user.closed_at is not None else user  # closed: its sessions count for nothing
+    if user.closed_at is not None:  # closed: its sessions count for nothing
+        return None
+    return user, digest
+
+
+async def live_sessions(club: Club, digests: Collection[str]) -> set[str]:
+    """Those of these sessions (token hashes) that still log someone in, as :func:`session_of`
+    reads them: stored, not expired, of an account that is not closed."""
+    live: set[str] = set()
+    wanted = sorted(digests)
+    async with club.db.read() as session:
+        for start in range(0, len(wanted), CHUNK):
+            rows = await session.scalars(
+                select(Session.token_hash)
+                .join(User, User.id == Session.user_id)
+                .where(Session.token_hash.in_(wanted[start : start + CHUNK]))
+                .where(Session.expires_at >= club.now(), User.closed_at.is_(None))
+            )
+            live.update(rows)
+    return live
 
 
 async def require_user(request: Request) -> User:

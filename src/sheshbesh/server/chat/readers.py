@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from sheshbesh.server.accounts.bindings import Binding
 from sheshbesh.server.club import Club
 from sheshbesh.server.errors import ApiError
 from sheshbesh.server.protocol import BadFrame, ChatMsg, PingMsg, error_frame, frame, parse_client
@@ -115,12 +116,14 @@ async def history_frame(club: Club, room: chat.Room, reader: int | None) -> tupl
 
 
 class LobbyChat:
-    """The lobby socket's chat: its subscription, its history, its lines in and out."""
+    """The lobby socket's chat: its subscription, its history, its lines in and out.
+    A player's lines are taken only while the session his socket is bound to holds."""
 
-    def __init__(self, club: Club, user: User | None, put: Any) -> None:
+    def __init__(self, club: Club, binding: Binding | None, put: Any) -> None:
         self.club = club
-        self.user = user
-        self.reader = None if user is None else user.id
+        self.binding = binding
+        self.user = None if binding is None else binding.user
+        self.reader = None if self.user is None else self.user.id
         self.put = put
         self.sent: set[int] = set()
 
@@ -167,6 +170,8 @@ class LobbyChat:
             return frame("pong")
         if not isinstance(msg, ChatMsg) or msg.room not in ("lobby", None):
             return error_frame("bad_frame", "the lobby socket takes ping and lobby chat", "frame")
+        if self.binding is not None and not await self.binding.alive():
+            return None  # the session ended: the socket is on its way to closing
         return await say(self.club, self.user, chat.Room("lobby"), msg.text)
 
 

@@ -5,6 +5,10 @@ While a logged-in player's lobby socket is open he counts as present, as with ``
 (``relations.presence``): his requests stay open (``withdrawer``) and friends see him.
 The "now playing" list hears of games that end from the rounds' ``RoundMoved``
 (:func:`subscribe`); of games that start, from ``requests.accept``.
+
+A player's socket is bound to his session (``accounts.bindings``): his own
+channel's frames and his chat lines pass only while it holds, and when it ends
+the socket is told ``session_ended`` and closed with 4401.
 """
 
 from __future__ import annotations
@@ -12,25 +16,34 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from sheshbesh.server import limits
+from sheshbesh.server.accounts import bindings
+from sheshbesh.server.accounts.bindings import Binding
 from sheshbesh.server.accounts.csrf import same_origin
-from sheshbesh.server.accounts.sessions import user_json, user_of
+from sheshbesh.server.accounts.sessions import user_json
 from sheshbesh.server.chat.readers import LobbyChat
 from sheshbesh.server.club import Club, club_of
 from sheshbesh.server.events import RoundMoved
 from sheshbesh.server.limits import Guard
 from sheshbesh.server.relations.presence import presence_of
 from sheshbesh.server.rounds.spectate import live_summaries
-from sheshbesh.store.models import User
 
 from .requests import open_request_views
 
 router = APIRouter()
+
+
+@dataclass(frozen=True, slots=True)
+class Own:
+    """A message of the player's own channel: sent only while his session holds."""
+
+    message: Any
 
 
 def subscribe(club: Club) -> None:
@@ -56,30 +69,42 @@ async def lobby_socket(ws: WebSocket) -> None:
     if not same_origin(ws):
         await ws.close(code=1008, reason="cross-site socket refused")
         return
-    user = await user_of(club, ws)
-    guard = await limits.admit(club, ws)
-    if guard is None:
-        return
+    bound = bindings.bindings_of(club)
+    binding = await bound.bind(ws)
     try:
-        await _serve(club, ws, user, guard)
+        guard = await limits.admit(club, ws)
+        if guard is None:
+            return
+        try:
+            await _serve(club, ws, binding, guard)
+        finally:
+            guard.release()
     finally:
-        guard.release()
+        bound.release(binding)
 
 
-async def _serve(club: Club, ws: WebSocket, user: User | None, guard: Guard) -> None:
+async def _serve(club: Club, ws: WebSocket, binding: Binding | None, guard: Guard) -> None:
     queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=1024)
+    user = None if binding is None else binding.user
 
     def on_message(text: Any) -> None:
         with contextlib.suppress(asyncio.QueueFull):
             queue.put_nowait(text)
 
-    channels = ["lobby"] + ([f"user:{user.id}"] if user else [])
-    for channel in channels:
-        await club.bus.subscribe(channel, on_message)
-    lobby_chat = LobbyChat(club, user, on_message)
+    def on_own(text: Any) -> None:
+        on_message(Own(text))
+
+    channels = {"lobby": on_message} | ({f"user:{user.id}": on_own} if user else {})
+    for channel, subscriber in channels.items():
+        await club.bus.subscribe(channel, subscriber)
+    lobby_chat = LobbyChat(club, binding, on_message)
     await lobby_chat.open()
     if user is not None:
         await presence_of(club).connected(user.id)
+    ended = asyncio.Event()
+    if binding is not None:
+        binding.when_ended(ended.set)
+    ending = asyncio.create_task(ended.wait())
     reader: asyncio.Task[None] | None = None
     try:
         requests = await open_request_views(club, None if user is None else user.id)
@@ -89,21 +114,30 @@ async def _serve(club: Club, ws: WebSocket, user: User | None, guard: Guard) -> 
         await ws.send_text(json.dumps(hello))
         await ws.send_text(await lobby_chat.history())
         reader = asyncio.create_task(_drain(ws, lobby_chat, guard))
-        while not reader.done():
+        while not reader.done() and not ended.is_set():
             getter = asyncio.create_task(queue.get())
-            done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
-            if getter in done:
-                text = await lobby_chat.outgoing(getter.result())
-                if text is not None:
-                    await ws.send_text(text)
-            else:
+            waited = {getter, reader, ending}
+            done, _ = await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
+            if getter not in done:
                 getter.cancel()
+                continue
+            item = getter.result()
+            if isinstance(item, Own):
+                if binding is None or not await binding.alive():
+                    continue
+                item = item.message
+            text = await lobby_chat.outgoing(item)
+            if text is not None:
+                await ws.send_text(text)
+        if ended.is_set():
+            await bindings.close_ended(ws)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
+        ending.cancel()
         await limits.stopped(reader)
-        for channel in channels:
-            await club.bus.unsubscribe(channel, on_message)
+        for channel, subscriber in channels.items():
+            await club.bus.unsubscribe(channel, subscriber)
         await lobby_chat.close()
         if user is not None:
             await presence_of(club).disconnected(user.id)

@@ -40,8 +40,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.websockets import WebSocketDisconnect
 
 from sheshbesh.server import limits
+from sheshbesh.server.accounts import bindings
+from sheshbesh.server.accounts.bindings import Binding
 from sheshbesh.server.accounts.csrf import same_origin
-from sheshbesh.server.accounts.sessions import user_of
 from sheshbesh.server.club import Club, club_of
 from sheshbesh.server.events import RoundMoved
 from sheshbesh.server.limits import Guard
@@ -258,27 +259,36 @@ async def me_socket(ws: WebSocket) -> None:
     """Everything published for the player, wherever he is; his presence while it is open.
 
     The first frame is ``hello`` with his unread count and his friends' statuses.
+    The socket is bound to his session (``accounts.bindings``): a frame goes out
+    only while it holds, and when it ends the socket is told ``session_ended`` and
+    closed with 4401, as is one opened without a live session ("log in first"), so
+    that a page whose session ended stops, rather than reopening it again and again.
     """
 
     club = club_of(ws)
     if not same_origin(ws):
         await ws.close(code=1008, reason="cross-site socket refused")
         return
-    user = await user_of(club, ws)
-    if user is None:
-        await ws.close(code=1008, reason="log in first")
-        return
-    guard = await limits.admit(club, ws)
-    if guard is None:
-        return
+    bound = bindings.bindings_of(club)
+    binding = await bound.bind(ws)
     try:
-        await _serve(club, ws, user, guard)
+        guard = await limits.admit(club, ws)
+        if guard is None:
+            return
+        try:
+            if binding is None:
+                await ws.close(code=bindings.CLOSE_CODE, reason="log in first")
+                return
+            await _serve(club, ws, binding, guard)
+        finally:
+            guard.release()
     finally:
-        guard.release()
+        bound.release(binding)
 
 
-async def _serve(club: Club, ws: WebSocket, user: User, guard: Guard) -> None:
+async def _serve(club: Club, ws: WebSocket, binding: Binding, guard: Guard) -> None:
     queue: asyncio.Queue[str] = asyncio.Queue(maxsize=QUEUE_LIMIT)
+    user = binding.user
 
     def on_message(message: str | dict[str, Any]) -> None:
         text = message if isinstance(message, str) else json.dumps(message)
@@ -289,20 +299,27 @@ async def _serve(club: Club, ws: WebSocket, user: User, guard: Guard) -> None:
     presence = presence_of(club)
     await club.bus.subscribe(channel, on_message)
     await presence.connected(user.id)
+    ended = asyncio.Event()
+    binding.when_ended(ended.set)
+    ending = asyncio.create_task(ended.wait())
     reader: asyncio.Task[None] | None = None
     try:
         await ws.send_text(json.dumps({"t": "hello", "d": await _hello(club, user.id)}))
         reader = asyncio.create_task(_drain(ws, guard))
-        while not reader.done():
+        while not reader.done() and not ended.is_set():
             getter = asyncio.create_task(queue.get())
-            done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
-            if getter in done:
-                await ws.send_text(getter.result())
-            else:
+            waited = {getter, reader, ending}
+            done, _ = await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
+            if getter not in done:
                 getter.cancel()
+            elif await binding.alive():
+                await ws.send_text(getter.result())
+        if ended.is_set():
+            await bindings.close_ended(ws)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
+        ending.cancel()
         await limits.stopped(reader)
         await club.bus.unsubscribe(channel, on_message)
         await presence.disconnected(user.id)

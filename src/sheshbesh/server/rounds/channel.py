@@ -17,6 +17,11 @@ from the stored log, so a client never sees a hole or a repeat in ``v``
 The same socket carries the game's two chat rooms (``chat.py``): the hub hands a
 line only to the sockets whose seat may read its room, and each writer drops
 lines from players its reader blocked (``chat.readers``).
+
+A player's socket is bound to his session (``accounts.bindings``): an action or a
+chat line is taken only while the session holds, and when it ends the socket is
+told ``session_ended`` and closed with 4401. Opened again without a live session,
+it is a spectator's.
 """
 
 from __future__ import annotations
@@ -32,8 +37,9 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from sheshbesh.server import limits
+from sheshbesh.server.accounts import bindings
+from sheshbesh.server.accounts.bindings import Binding
 from sheshbesh.server.accounts.csrf import same_origin
-from sheshbesh.server.accounts.sessions import user_of
 from sheshbesh.server.chat import rooms as chat
 from sheshbesh.server.chat.readers import ChatItem, blocklists_of, history_frame, say
 from sheshbesh.server.club import Club, club_of
@@ -99,6 +105,8 @@ class Socket:
     queue: asyncio.Queue[Item] = field(default_factory=lambda: asyncio.Queue())
     user_id: int | None = None
     """The reader, whose blocks hide chat lines (None: a guest)."""
+    binding: Binding | None = None
+    """The reader's session: chat lines reach him only while it holds (None: a guest)."""
 
     def put(self, item: Item) -> None:
         if self.queue.qsize() >= QUEUE_LIMIT:
@@ -191,14 +199,19 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     guard = await limits.admit(club, ws)
     if guard is None:
         return
+    bound = bindings.bindings_of(club)
+    binding: Binding | None = None
     try:
-        await _serve(club, ws, game_id, guard)
+        binding = await bound.bind(ws)
+        await _serve(club, ws, game_id, guard, binding)
     finally:
+        bound.release(binding)
         guard.release()
 
 
-async def _serve(club: Club, ws: WebSocket, game_id: str, guard: Guard) -> None:
-    user = await user_of(club, ws)
+async def _serve(club: Club, ws: WebSocket, game_id: str, guard: Guard,
+                 binding: Binding | None) -> None:  # fmt: skip
+    user = None if binding is None else binding.user
     try:
         round_ = await rounds_of(club).get(game_id[:20])
     except ApiError as error:
@@ -206,7 +219,9 @@ async def _serve(club: Club, ws: WebSocket, game_id: str, guard: Guard) -> None:
         await ws.close(code=4404)
         return
     seat = round_.seat_of(user.id if user else None)
-    socket = Socket(ws, seat, user_id=user.id if user else None)
+    socket = Socket(ws, seat, user_id=user.id if user else None, binding=binding)
+    if binding is not None:
+        binding.when_ended(lambda: _session_ended(socket))
     hubs = hubs_of(club)
     if user is not None:
         await blocklists_of(club).watch(user.id)
@@ -217,9 +232,9 @@ async def _serve(club: Club, ws: WebSocket, game_id: str, guard: Guard) -> None:
         await count_spectator(club, round_, +1)
     writer = asyncio.create_task(_write(club, round_, socket, _since(ws)))
     try:
-        await _read(club, round_, socket, user, guard)
+        await _read(club, round_, socket, binding, guard)
     finally:
-        if guard.flooded:
+        if guard.flooded or (binding is not None and binding.ended):
             await asyncio.wait({writer}, timeout=CLOSING_WAIT)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -242,10 +257,11 @@ def _since(ws: WebSocket) -> int | None:
     return int(value)
 
 
-async def _read(club: Club, round_: Round, socket: Socket, user: User | None,
+async def _read(club: Club, round_: Round, socket: Socket, binding: Binding | None,
                 guard: Guard) -> None:  # fmt: skip
-    """Answer the client's frames until it leaves (or is closed for flooding)."""
-    reader = Reader(club, round_, socket, user)
+    """Answer the client's frames until it leaves (or is closed for flooding, or its
+    session ended: the writer then sends what is queued and closes it)."""
+    reader = Reader(club, round_, socket, binding)
     try:
         while True:
             try:
@@ -261,6 +277,8 @@ async def _read(club: Club, round_: Round, socket: Socket, user: User | None,
                 continue
             text = message.get("text")
             await reader.answer((message.get("bytes") or b"") if text is None else text)
+            if binding is not None and binding.ended:
+                return
     finally:
         reader.repeats.flush()
 
@@ -268,13 +286,20 @@ async def _read(club: Club, round_: Round, socket: Socket, user: User | None,
 class Reader:
     """What one game socket's client frames do: pings, resyncs, chat lines and actions."""
 
-    def __init__(self, club: Club, round_: Round, socket: Socket, user: User | None) -> None:
+    def __init__(self, club: Club, round_: Round, socket: Socket,
+                 binding: Binding | None) -> None:  # fmt: skip
         self.club = club
         self.round = round_
         self.socket = socket
-        self.user = user
+        self.binding = binding
+        self.user: User | None = None if binding is None else binding.user
         self.repeats = Repeats(log)
         self.syncs = Budget(SYNC_RATE, SYNC_BURST)
+
+    async def may_act(self) -> bool:
+        """Whether the player's session still holds (a guest's frames are refused later,
+        as a guest's); when it ended, the socket is on its way to closing."""
+        return self.binding is None or await self.binding.alive()
 
     async def answer(self, text: str | bytes) -> None:
         socket, round_ = self.socket, self.round
@@ -292,6 +317,8 @@ class Reader:
             elif verdict is Verdict.WARN:
                 _put(socket, self.syncs.warning("sync", "syncs"))
         elif isinstance(msg, ChatMsg):
+            if not await self.may_act():
+                return
             try:
                 room = chat.Room.game(round_.id, msg.room or "")
             except ApiError as error:
@@ -303,6 +330,8 @@ class Reader:
         elif isinstance(msg, ActionMsg):
             user_id = None if self.user is None else self.user.id
             try:
+                if not await self.may_act():
+                    return
                 await round_.act(user_id, msg.seen, msg.data)
             except Exception as error:  # every refusal is a clear error frame
                 _put(socket, _refusal(round_, socket, msg, error, self.repeats))
@@ -321,6 +350,14 @@ def _refusal(round_: Round, socket: Socket, msg: ActionMsg, error: Exception,
     else:
         repeats.log(logging.INFO, f"{who} refused ({refusal.code}): {refusal.message}")
     return error_frame(refusal.code, refusal.message, "action")
+
+
+def _session_ended(socket: Socket) -> None:
+    """The player's session ended: nothing more for this socket but the news and the close."""
+    while not socket.queue.empty():
+        socket.queue.get_nowait()
+    socket.queue.put_nowait(bindings.NOTICE)
+    socket.queue.put_nowait(Closing(bindings.CLOSE_CODE, bindings.REASON))
 
 
 def _put(socket: Socket, item: Item) -> None:
@@ -355,6 +392,8 @@ async def _write(club: Club, round_: Round, socket: Socket, since: int | None) -
             elif isinstance(item, ChatItem):
                 if item.id in sent:
                     sent.discard(item.id)
+                elif socket.binding is not None and not await socket.binding.alive():
+                    continue  # the session ended: the close is queued
                 elif await blocklists.shows(socket.user_id, item):
                     await ws.send_text(item.text)
             elif isinstance(item, int):

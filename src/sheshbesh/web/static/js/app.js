@@ -47,6 +47,7 @@ const ctx = {
     if (ctx.me) ctx.me.balance = balance;
     renderHeader();
   },
+  signedOut,
 };
 
 let unmount = null;
@@ -92,12 +93,33 @@ function bellIcon() {
     s("path", { fill: "currentColor", d: "M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22zm7-6V11a7 7 0 0 0-5.5-6.84V3a1.5 1.5 0 0 0-3 0v1.16A7 7 0 0 0 5 11v5l-2 2v1h18v-1z" }));
 }
 
+let leaving = false;  // this page is logging out: its sockets' 4401 is no news
+
 async function logout() {
-  await api.post("/api/logout");
+  leaving = true;
+  try {
+    await api.post("/api/logout");
+  } finally {
+    leaving = false;
+  }
   ctx.me = null;
   followUser();
   renderHeader();
   ctx.navigate("#/");
+}
+
+// A socket was closed with 4401: the session ended elsewhere (a logout in another
+// tab, a new password, an account closed by the club). Say so once and show the
+// login page; /ws/me closes instead of reopening, the other sockets reopen as a
+// guest's wherever the page keeps them.
+function signedOut() {
+  const news = ctx.me !== null && !leaving;
+  ctx.me = null;
+  followUser();
+  if (!news) return;
+  renderHeader();
+  toast(t("net.signed_out"), "bad");
+  ctx.navigate("#/login");
 }
 
 // The player's own socket (/ws/me), open while someone is logged in: his
@@ -112,7 +134,7 @@ function followUser() {
   if (userSocket) userSocket.close();
   userSocket = null;
   userSocketOf = id;
-  if (id !== null) userSocket = new Channel("/ws/me", { onFrame: onUserFrame });
+  if (id !== null) userSocket = new Channel("/ws/me", { onFrame: onUserFrame, onEnded: signedOut });
 }
 
 function onUserFrame(frame) {

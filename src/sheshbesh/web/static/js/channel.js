@@ -8,16 +8,23 @@
 // LIMITED_WAIT before it tries again. The backoff starts over only once a socket
 // has delivered a frame that is not an error, and every wait is jittered, so a
 // refused or restarted server never sees a storm of reconnects.
+//
+// A socket closed with 4401 belongs to a session that ended (a logout, a new
+// password, a closed account; or no session at all, for /ws/me): it calls
+// onEnded, and the page signs out. It reopens (as a guest's) only if the page
+// keeps it open; /ws/me, which a guest cannot hold, the page closes.
 
 const CLOSE_LIMITED = 4429;
+const CLOSE_ENDED = 4401;
 const LIMITED_WAIT = 30000;
 const jitter = (ms) => ms * (0.75 + Math.random() / 2);
 
 export class Channel {
-  constructor(path, { onFrame, onStatus }) {
+  constructor(path, { onFrame, onStatus, onEnded }) {
     this.path = path;
     this.onFrame = onFrame;
     this.onStatus = onStatus || (() => {});
+    this.onEnded = onEnded || (() => {});
     this.v = null;
     this.tries = 0;
     this.quietUntil = 0;
@@ -51,7 +58,12 @@ export class Channel {
     this.ws.onclose = (event) => {
       clearInterval(this.pinger);
       if (this.closed) return;
-      this.onStatus("lost");
+      if (event.code === CLOSE_ENDED) {  // not a lost connection: the page signs out
+        this.onEnded(event);
+        if (this.closed) return;
+      } else {
+        this.onStatus("lost");
+      }
       const backoff = Math.min(10000, 500 * 2 ** this.tries++);
       const wait = event.code === CLOSE_LIMITED ? Math.max(LIMITED_WAIT, backoff) : backoff;
       this.retry = setTimeout(() => this.open(), jitter(wait));

@@ -477,6 +477,7 @@ export async function mount(main, ctx) {
       if (status === "lost") ctx.banner(t("net.reconnecting"), "bad");
       else presenceBanner();
     },
+    onEnded: ctx.signedOut,
   });
   const ticker = setInterval(() => {
     if (!room.state) return;

@@ -107,6 +107,7 @@ export async function mount(main, ctx) {
     onStatus(status) {
       ctx.banner(status === "lost" ? t("net.reconnecting") : "", status === "lost" ? "bad" : "");
     },
+    onEnded: ctx.signedOut,
   });
   render();
   return () => channel.close();
