@@ -5,11 +5,14 @@ from __future__ import annotations
 import re
 import threading
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from club_client import Player
 
 from sheshbesh.server.rounds.start import owner_plays_white
+
+START = 100_000
 
 
 def test_a_request_is_listed_with_its_options_until_cancelled(new_player):
@@ -128,20 +131,80 @@ def test_open_requests_per_account_are_capped(new_player):
 
 
 def test_a_refused_accept_never_tells_anyones_balance(new_player):
-    """Issue 16, item 12: Ann posted twice and Bob took one; Carl's accept of the other is
-    refused saying only that it cannot be covered (it said "ann has 40000")."""
-    ann, bob, carl = new_player("ann"), new_player("bob"), new_player("carl")
-    first = ann.offer(variant="draughts", stake=60_000)
-    second = ann.offer(variant="draughts", stake=60_000)
-    bob.accept(first["id"])
-    refused = carl.post(f"/api/requests/{second['id']}/accept")
+    """Issue 16, item 12: Ann posted, then spent in the shop what the request needs; Carl's
+    accept is refused saying only that it cannot be covered (it said "ann has 40000")."""
+    ann, carl = new_player("ann"), new_player("carl")
+    offer = ann.offer(variant="draughts", stake=80_000)
+    assert ann.post("/api/shop/avatar:crown/buy").status_code == 201
+    refused = carl.post(f"/api/requests/{offer['id']}/accept")
     assert refused.status_code == 409 and refused.json()["error"] == "insufficient_funds"
     message = refused.json()["message"]
-    assert "cannot cover" in message and "60000" in message
-    assert "40000" not in message and not re.search(r"\bann\b", message)
-    assert carl.balance() == 100_000 and ann.balance() == 40_000
+    assert "cannot cover" in message and "80000" in message
+    assert "75000" not in message and not re.search(r"\bann\b", message)
+    assert carl.balance() == 100_000 and ann.balance() == 75_000
     poor = carl.post("/api/requests", {"variant": "draughts", "stake": 100_001})
     assert poor.status_code == 409 and "100000" not in poor.json()["message"]
+
+
+def test_a_player_in_a_live_game_can_start_no_second_one(new_player):
+    """Issue 17, bug 1: a player plays one game at a time. When his game starts his other
+    requests are withdrawn (a bot could have taken one unseen); while it is live he can
+    neither post nor accept, a challenge to him cannot start it, and ``me`` names the game
+    so every page can say why. Once it is over he may play again."""
+    ann, bob, carl = new_player("ann"), new_player("bob"), new_player("carl")
+    left_open = ann.offer(variant="backgammon", stake=10, bots=True)
+    carls = carl.offer(variant="draughts", stake=10)
+    challenge = carl.offer(variant="draughts", stake=10, opponent="ann")
+    game = bob.accept(ann.offer(variant="draughts", stake=10)["id"])
+    assert ann.get("/api/me").json()["playing"] == game["id"]
+    assert bob.get("/api/me").json()["playing"] == game["id"]
+    assert carl.get("/api/me").json()["playing"] is None
+    assert left_open["id"] not in [r["id"] for r in carl.get("/api/requests").json()]
+    late = carl.post(f"/api/requests/{left_open['id']}/accept")
+    assert late.status_code == 409 and late.json()["error"] == "cannot_accept"
+    posted = ann.post("/api/requests", {"variant": "draughts", "stake": 1})
+    assert posted.status_code == 409 and posted.json()["error"] == "playing"
+    assert game["id"] in posted.json()["message"]
+    for request in (carls, challenge):
+        refused = ann.post(f"/api/requests/{request['id']}/accept")
+        assert refused.status_code == 409 and refused.json()["error"] == "playing"
+    assert bob.post(f"/api/requests/{carls['id']}/accept").json()["error"] == "playing"
+    assert (ann.balance(), carl.balance()) == (START - 10, START)  # only the one game holds
+    assert len(ann.get("/api/games/live").json()) == 1
+    socks = [ann.watch(game["id"]), bob.watch(game["id"])]
+    for sock in socks:
+        sock.until(lambda f: f["t"] == "snapshot")
+    mover = next(sock for sock in socks if sock.my_turn)
+    assert mover.act({"type": "resign"})["t"] == "state"
+    for sock in socks:
+        sock.close()
+    assert ann.get("/api/me").json()["playing"] is None
+    assert ann.accept(carls["id"])["variant"] == "draughts"
+
+
+def test_two_accepts_of_one_players_requests_at_once_start_one_game(new_player):
+    """Issue 17, bug 1: Bob and Carl accept two of Ann's requests at the same moment: one
+    game starts, the other accept is refused, and no FUN is held for a second game."""
+    ann, bob, carl = new_player("ann"), new_player("bob"), new_player("carl")
+    offers = [ann.offer(variant="draughts", stake=100) for _ in range(2)]
+    barrier = threading.Barrier(2)
+    codes: list[int] = []
+
+    def accept(player: Player, offer: dict[str, Any]) -> None:
+        barrier.wait()
+        codes.append(player.post(f"/api/requests/{offer['id']}/accept").status_code)
+
+    pairs = zip((bob, carl), offers, strict=True)
+    threads = [threading.Thread(target=accept, args=pair) for pair in pairs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(codes) == [201, 409]
+    assert ann.balance() == START - 100
+    assert sorted((bob.balance(), carl.balance())) == [START - 100, START]
+    assert len(ann.get("/api/games/live").json()) == 1
+    assert ann.get("/healthz").json()["ledger_total"] == 0
 
 
 def test_two_accepts_at_once_give_exactly_one_game(new_player):

@@ -46,7 +46,7 @@ def test_when_both_ask_the_second_ask_starts_the_game(new_player):
     assert answer.json()["game"]["variant"] == "backgammon"
     assert ann.get("/api/requests").json() == []
     again = rematch(ann, game_id)  # the rematch is being played: no third game meanwhile
-    assert again.status_code == 409 and again.json()["error"] == "abandoning", again.text
+    assert again.status_code == 409 and again.json()["error"] == "playing", again.text
     assert offer["id"] not in [r["id"] for r in bob.get("/api/requests").json()]
 
 

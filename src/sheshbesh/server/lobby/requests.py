@@ -146,19 +146,49 @@ def can_accept(request: GameRequest, user_id: int, balance: int, needed: int) ->
     return None
 
 
-async def abandoning(session: AsyncSession, user_id: int) -> str | None:
-    """The id of a live game the user has left (he must return before a new request)."""
+async def playing(session: AsyncSession, user_id: int) -> str | None:
+    """The id of a live game the user is seated in (a person plays one game at a time:
+    nothing may start a second one, issue 17; bots play many)."""
     game = await session.scalar(
         select(Game.id)
         .where(Game.status == "live")
-        .where(
-            or_(
-                (Game.seat0_id == user_id) & Game.away0.is_not(None),
-                (Game.seat1_id == user_id) & Game.away1.is_not(None),
+        .where(or_(Game.seat0_id == user_id, Game.seat1_id == user_id))
+        .limit(1)
+    )
+    return game
+
+
+async def _check_not_playing(session: AsyncSession, user: User, doing: str) -> None:
+    if user.is_bot:
+        return
+    game = await playing(session, user.id)
+    if game is not None:
+        raise Conflict(f"finish your game {game} before {doing}", code="playing")
+
+
+async def _hold_players(session: AsyncSession, user_ids: list[int]) -> None:
+    """Lock both players' rows until the commit (PostgreSQL), in id order: two accepts of
+    one player's requests at the same moment start one game, never two."""
+    await session.execute(
+        select(User.id).where(User.id.in_(sorted(user_ids))).order_by(User.id).with_for_update()
+    )
+
+
+async def _withdraw_others(
+    session: AsyncSession, user_ids: list[int], keep: str
+) -> list[GameRequest]:
+    """The other open requests of the players whose game just started: withdrawn, so that
+    no one (a bot within 30 s) starts a second game for a player who is busy."""
+    found = list(
+        await session.scalars(
+            select(GameRequest).where(
+                GameRequest.owner_id.in_(user_ids),
+                GameRequest.status == "open",
+                GameRequest.id != keep,
             )
         )
     )
-    return game
+    return [request for request in found if await close_request(session, request, "withdrawn")]
 
 
 # --- routes ---------------------------------------------------------------------------
@@ -191,10 +221,7 @@ async def post_request(
         check_bot_policy(invitee, body.variant, body.stake)
         if invitee is not None and await social.blocked_between(session, user.id, invitee.id):
             raise Forbidden(f"you cannot challenge {invitee.username}", code="cannot_send")
-        left = await abandoning(session, user.id)
-        if left is not None:
-            raise Conflict(f"return to your game {left} before opening a new request",
-                           code="abandoning")  # fmt: skip
+        await _check_not_playing(session, user, "opening a new request")
         await playbans.check_not_banned(session, user.id, club.now())
         await trust.check_stake(club, session, user, needed, club.now(), status=422)
         balance = await ledger.balance_of(session, user.id)
@@ -382,10 +409,11 @@ async def accept(club: Club, request_id: str, user: User) -> dict[str, Any]:
         if why is not None:
             code = "insufficient_funds" if "escrow" in why else "cannot_accept"
             raise ApiError(why, status=409, code=code)
-        left = await abandoning(session, user.id)
-        if left is not None:
-            raise Conflict(f"return to your game {left} before starting another",
-                           code="abandoning")  # fmt: skip
+        await _hold_players(session, [found.owner_id, user.id])
+        await _check_not_playing(session, user, "starting another")
+        owner = await session.get(User, found.owner_id)
+        if owner is not None and not owner.is_bot and await playing(session, owner.id):
+            raise Conflict(f"{owner.username} is playing another game now", code="cannot_accept")
         if not user.is_bot:
             await playbans.check_not_banned(session, user.id, club.now())
         await trust.check_stake(club, session, user, needed, club.now())
@@ -400,7 +428,6 @@ async def accept(club: Club, request_id: str, user: User) -> dict[str, Any]:
             raise Conflict("someone else accepted this request first", code="request_closed")
         if user.is_bot:
             await cover_bot(session, user, needed, club.now())
-        owner = await session.get(User, found.owner_id)
         short = owner is not None and await ledger.balance_of(session, owner.id) < needed
         if short and owner is not None and not owner.is_bot:  # he spent it since posting
             raise ApiError(  # that it cannot be covered; never how much he has
@@ -410,13 +437,16 @@ async def accept(club: Club, request_id: str, user: User) -> dict[str, Any]:
                 code="insufficient_funds",
             )
         game = await start_game(club, session, found, game_id, user.id)
+        busy = [u.id for u in (owner, user) if u is not None and not u.is_bot]
+        withdrawn = await _withdraw_others(session, busy, keep=found.id)
         notes = []
         if owner is not None and not owner.is_bot:
             accepted = {"game_id": game.id, "by": user.username, "variant": found.variant,
                         "stake": found.stake, "request_id": found.id}  # fmt: skip
             notes.append(await notify.add(session, club.now(), owner.id, "request_accepted",
                                           accepted))  # fmt: skip
-    await publish_request(club, found, "request_removed", {"id": found.id})
+    for closed in (found, *withdrawn):
+        await publish_request(club, closed, "request_removed", {"id": closed.id})
     await notify.push(club, notes)
     await presence.refresh(club, [found.owner_id, user.id])
     round_ = await rounds_of(club).get(game.id)

@@ -20,21 +20,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
+from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.websockets import WebSocketDisconnect
 
 from sheshbesh.server import limits
 from sheshbesh.server.accounts import bindings
 from sheshbesh.server.accounts.bindings import Binding
 from sheshbesh.server.accounts.csrf import same_origin
-from sheshbesh.server.accounts.sessions import user_json
+from sheshbesh.server.accounts.sessions import add_me_part, user_json
 from sheshbesh.server.chat.readers import LobbyChat
 from sheshbesh.server.club import Club, club_of
 from sheshbesh.server.events import RoundMoved
 from sheshbesh.server.limits import Guard
 from sheshbesh.server.relations.presence import presence_of
 from sheshbesh.server.rounds.spectate import live_summaries
+from sheshbesh.store.models import User
 
-from .requests import open_request_views
+from .requests import open_request_views, playing
 
 router = APIRouter()
 
@@ -47,7 +49,12 @@ class Own:
 
 
 def subscribe(club: Club) -> None:
-    """Keep "now playing" current: a finished game leaves it, a match's score changes."""
+    """Keep "now playing" current: a finished game leaves it, a match's score changes;
+    and tell every page the game its player is in (``me.playing``: the forms say why
+    nothing else can start meanwhile)."""
+
+    async def playing_part(session: AsyncSession, user: User) -> dict[str, Any]:
+        return {"playing": None if user.is_bot else await playing(session, user.id)}
 
     async def on_round_moved(moved: RoundMoved) -> None:
         if moved.finished:
@@ -58,6 +65,7 @@ def subscribe(club: Club) -> None:
             return
         await club.bus.publish("lobby", json.dumps({"t": kind, "d": moved.summary}))
 
+    add_me_part(club, playing_part)
     club.events.on(RoundMoved, on_round_moved)
 
 

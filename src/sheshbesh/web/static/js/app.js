@@ -143,6 +143,13 @@ function onUserFrame(frame) {
     Object.assign(ctx.me, frame.d);
     renderHeader();
   }
+  if (frame.t === "game_started" && ctx.me && (frame.d.players || []).some((p) => p.id === ctx.me.id)) {
+    // A game of his began (accepted here, in another tab, or by a bot): every open
+    // tab of his goes to it, so no game ever runs unseen (issue 17).
+    ctx.me.playing = frame.d.id;
+    const room = `#/game/${frame.d.id}`;
+    if (location.hash.split("?")[0] !== room) ctx.navigate(room);
+  }
   if (frame.t === "notification") {
     ctx.setUnread(frame.d.unread);
     if (frame.d.kind === "purchase" && Number.isInteger(frame.d.data?.balance)) {

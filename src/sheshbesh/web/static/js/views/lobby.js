@@ -16,6 +16,9 @@ export async function mount(main, ctx) {
   const requestsBody = h("tbody");
   const gamesBody = h("tbody");
   const mine = h("div");
+  // One game at a time (issue 17): while the player is in a live game the form and the
+  // accept buttons say so instead of starting a second game he would never see.
+  const busyNote = h("p", { class: "notice", "data-testid": "busy", hidden: true });
   const variants = await api.get("/api/requests/variants");
   const bots = ctx.me ? await api.get("/api/bots") : [];
   const friends = ctx.me ? await api.get("/api/friends").then((f) => f.friends || [], () => []) : [];
@@ -50,22 +53,29 @@ export async function mount(main, ctx) {
         gamesBody)),
       bots.length ? botsCard(ctx, bots, () => form) : null),
       h("div", {}, h("section", { class: "card", "aria-labelledby": "new-title" },
-        h("h2", { id: "new-title" }, t("lobby.new_request")), form), chat.el)),
+        h("h2", { id: "new-title" }, t("lobby.new_request")), busyNote, form), chat.el)),
   );
 
   function render() {
+    const own = ctx.me && [...games.values()].find((g) => g.players.some((p) => p.id === ctx.me.id));
+    const busy = ctx.me ? ctx.me.playing || own?.id || null : null;
+    clear(busyNote);
+    busyNote.hidden = !busy;
+    if (busy) {
+      busyNote.append(t("lobby.busy"), " ", h("a", { href: `#/game/${busy}` }, t("lobby.return")));
+    }
+    if (ctx.me) form.querySelector("button[type=submit]").disabled = !!busy;
     clear(requestsBody);
     if (!requests.size) {
       requestsBody.append(h("tr", {}, h("td", { class: "empty wide", colspan: 5 }, t("lobby.no_requests"))));
     }
-    for (const request of requests.values()) requestsBody.append(requestRow(ctx, request));
+    for (const request of requests.values()) requestsBody.append(requestRow(ctx, request, busy));
     clear(gamesBody);
     if (!games.size) {
       gamesBody.append(h("tr", {}, h("td", { class: "empty wide", colspan: 6 }, t("lobby.no_games"))));
     }
     for (const game of games.values()) gamesBody.append(gameRow(ctx, game));
     clear(mine);
-    const own = ctx.me && [...games.values()].find((g) => g.players.some((p) => p.id === ctx.me.id));
     if (own) {
       mine.append(h("p", { class: "card" }, t("lobby.your_game"), " ",
         h("a", { class: "button", href: `#/game/${own.id}` }, t("lobby.return"))));
@@ -87,12 +97,17 @@ export async function mount(main, ctx) {
         if (frame.d.status === "live") games.set(frame.d.id, frame.d);
         const players = frame.d.players || [];
         if (frame.t === "game_started" && ctx.me && players.some((p) => p.id === ctx.me.id)) {
+          ctx.me.playing = frame.d.id;
           ctx.refreshMe();
           ctx.navigate(`#/game/${frame.d.id}`);
           return;
         }
       } else if (frame.t === "game_finished") {
         games.delete(frame.d.id);
+        if (ctx.me && ctx.me.playing === frame.d.id) {
+          ctx.me.playing = null;
+          ctx.refreshMe();
+        }
       } else if (frame.t === "chat") {
         return chat.line(frame.d);
       } else if (frame.t === "chat_history") {
@@ -168,7 +183,7 @@ export function optionTags(t, request) {
   return tags.map((tag) => h("span", { class: "tag" }, tag));
 }
 
-function requestRow(ctx, request) {
+function requestRow(ctx, request, busy) {
   const { t, api } = ctx;
   let button;
   if (!ctx.me) {
@@ -178,7 +193,8 @@ function requestRow(ctx, request) {
       try { await api.del(`/api/requests/${request.id}`); } catch (e) { ctx.toast(e.message, "bad"); }
     } }, t("lobby.cancel"));
   } else {
-    button = h("button", { type: "button", "data-testid": "accept", onclick: async (event) => {
+    button = h("button", { type: "button", "data-testid": "accept", disabled: !!busy,
+      title: busy ? ctx.t("lobby.busy") : null, onclick: async (event) => {
       event.target.disabled = true;
       try {
         const game = await api.post(`/api/requests/${request.id}/accept`);
