@@ -153,9 +153,15 @@ def test_a_public_request_that_allows_bots_is_taken_after_the_patience(bot_club,
 
 def bots_have_had_their_chance(owner: Player) -> None:
     """Post a request a bot takes, and wait until one has: the bots' patience, and the
-    decisions on every request posted before it, are over (a wait on what they do)."""
-    control = owner.offer(variant="backgammon", stake=1, bots=True)
-    game_of(owner, control["id"])
+    decisions on every request posted before it, are over (a wait on what they do). A
+    player of its own posts it: a game that starts withdraws its owner's other requests
+    (one game at a time, issue 17)."""
+    control = Player(owner.base, f"{owner.name}ctl").register()
+    try:
+        offer = control.offer(variant="backgammon", stake=1, bots=True)
+        game_of(control, offer["id"])
+    finally:
+        control.close()
 
 
 def test_a_request_without_bots_waits_for_a_person(bot_club, player):
