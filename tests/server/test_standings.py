@@ -146,7 +146,12 @@ def abandon_one(leaver: Player, stayer: Player) -> None:
         move = next(m for m in s.legal or [] if m["type"] == "move")
         s.act(move)
     left.close()
-    s.until(lambda f: f["t"] == "state" and f["d"]["result"] is not None, timeout=GRACE + 15)
+    try:
+        s.until(lambda f: f["t"] == "state" and f["d"]["result"] is not None, timeout=GRACE + 15)
+    except TimeoutError:  # say what the server thinks (it failed once under two CPU hogs)
+        page = stayer.get(f"/api/games/{game['id']}").json()
+        seen = {key: page.get(key) for key in ("status", "seq", "to_act", "presence")}
+        raise AssertionError(f"no forfeit after {GRACE} s of absence: {seen}") from None
     assert s.events[-2]["type"] == "timeout"
     s.close()
 
