@@ -7,6 +7,7 @@ import { applyTheme, avatarImg } from "../avatar.js";
 import { Channel } from "../channel.js";
 import { chatPanel } from "../chat.js";
 import { append, clear, h } from "../dom.js";
+import { MoveList, lines, renderMoves } from "../movelist.js";
 import { rematchPanel } from "../rematch.js";
 import { reviewPanel } from "../review.js";
 
@@ -18,7 +19,7 @@ export async function mount(main, ctx) {
   const id = ctx.params.get("game");
   const room = {
     you: null, players: [], summary: null, state: null, legal: null, clock: null, clockAt: 0,
-    presence: [null, null], events: [], pending: false, board: null, replay: null,
+    presence: [null, null], moves: new MoveList(), pending: false, board: null, replay: null,
   };
   const prefs = JSON.parse(localStorage.getItem("room-prefs") || "{}");
 
@@ -29,7 +30,7 @@ export async function mount(main, ctx) {
   const status = h("p", { class: "status-line", "aria-live": "polite", "data-testid": "status" });
   const actions = h("div", { class: "actions", "data-testid": "actions" });
   const result = h("section", { class: "card result", hidden: true, "data-testid": "result" });
-  const log = h("ol", { class: "log", "aria-label": t("room.moves") });
+  const log = h("ol", { class: "log", "aria-label": t("room.moves"), "data-testid": "moves" });
   const replayBox = h("div", { class: "replay", hidden: true });
   const autoRoll = h("input", { type: "checkbox", checked: !!prefs.autoRoll, onchange: savePrefs });
   const autoConfirm = h("input", { type: "checkbox", checked: !!prefs.autoConfirm, onchange: savePrefs });
@@ -73,7 +74,7 @@ export async function mount(main, ctx) {
       statusCard,
       result, replayBox, review.el,
       chat.el,
-      h("details", { class: "card" }, h("summary", {}, t("room.moves")), log)));
+      h("details", { class: "card", open: true }, h("summary", {}, t("room.moves")), log)));
   main.append(root);
 
   // Why the viewer may not write in a chat room now (null: he may); the server checks the same.
@@ -278,12 +279,26 @@ export async function mount(main, ctx) {
   }
 
   function renderLog() {
-    clear(log);
-    for (const event of room.events) {
-      const line = describe(t, event, nameOfSide);
-      if (line) log.append(h("li", {}, line));
-    }
+    const names = [0, 1].map((seat) => room.players[seat]?.username ?? "?");
+    renderMoves(log, lines(room.moves.ordered(), { t, names, number: ctx.number }));
     log.scrollTop = log.scrollHeight;
+  }
+
+  // The whole list, from the record, whenever the room (re)starts from a snapshot: the
+  // events before it never come over the socket. Later events join it there, once each.
+  let recordAsked = 0;
+  async function loadRecord() {
+    const asked = ++recordAsked;
+    try {
+      const record = await ctx.api.get(`/api/games/${id}/record`);
+      if (asked !== recordAsked) return;
+      room.moves.add(record.events);
+      room.recordLoaded = true;
+      renderLog();
+      render();
+    } catch (error) {
+      console.warn(error);
+    }
   }
 
   function render() {
@@ -403,9 +418,10 @@ export async function mount(main, ctx) {
           room.clockAt = performance.now();
           room.presence = d.presence.map((p) => ({ ...p, at: performance.now() }));
           room.pending = false;
+          loadRecord();
           break;
         case "event":
-          room.events.push(d);
+          room.moves.add([d]);
           announce(d);
           if (d.type === "finished" || d.type === "match_finished") ctx.refreshMe();
           return renderLog();
@@ -484,24 +500,4 @@ export async function mount(main, ctx) {
     if (room.board) room.board.destroy();
     ctx.banner("");
   };
-}
-
-function describe(t, event, nameOfSide) {
-  const who = event.side ? nameOfSide(event.side) : "";
-  switch (event.type) {
-    case "opening": return event.starter ? t("log.opening", { name: nameOfSide(event.starter), dice: (event.first_dice || event.dice || []).join("-") }) : t("log.opening_tie");
-    case "rolled": return t("log.rolled", { name: who, dice: event.dice.join("-") });
-    case "played": return t("log.played", { name: who, play: event.play || event.move || "" });
-    case "passed": return t("log.passed", { name: who });
-    case "doubled": return t("log.doubled", { name: who, value: event.cube ?? "" });
-    case "taken": return t("log.taken", { name: who });
-    case "dropped": return t("log.dropped", { name: who });
-    case "beavered": return t("log.beavered", { name: who });
-    case "resign_offered": return t("log.resign_offered", { name: who, level: t(`result.level_${event.level}`) });
-    case "timeout": return t("log.timeout", { name: who });
-    case "draw_offered": return t("log.draw_offered", { name: who });
-    case "game_finished": return t("log.game_finished", { game: event.game });
-    case "finished": return t("log.finished");
-    default: return null;
-  }
 }
