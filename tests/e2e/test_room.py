@@ -185,3 +185,41 @@ def test_the_move_list_is_the_record_after_a_reload_and_on_a_finished_game(club)
     guest = club.page()
     open_room(guest, game)
     shows_sheet(guest, sheet(record, ["annlist", "boblist"]))
+
+
+# --- item 3: every board fits the window ----------------------------------------------------
+
+ALL_VARIANTS = ("backgammon", "short_nardy", "takhte_nard", "long_nardy", "caucasian_nardy",
+                "plakoto", "russian_backgammon", "jacquet", "draughts")  # fmt: skip
+IN_VIEW = """() => {
+  const box = (selector) => { const r = document.querySelector(selector).getBoundingClientRect();
+    return { selector, top: r.top, bottom: r.bottom, left: r.left, right: r.right }; };
+  return ['[data-testid=board] svg', '[data-testid=player-W]', '[data-testid=player-B]'].map(box);
+}"""
+
+
+def test_every_board_and_both_players_rows_fit_the_window(club):
+    """Item 3: at 1440x900, 1280x720 and 390x844 the board of every variant and both
+    players' rows (name, clock) are inside the window without scrolling; here with the
+    banner of an opponent who has left, the tallest the page above the board gets."""
+    for variant in ALL_VARIANTS:
+        owner = club.player(f"fit_{variant[:14]}")
+        clock = "fischer 5m + 3s" if variant == "draughts" else "delay 12s + 5m"
+        game = start(owner, club.player(f"fit2_{variant[:14]}"), variant, clock=clock)
+        page = club.page(owner)
+        open_room(page, game)
+        for size, viewport in SIZES.items():
+            page.page.set_viewport_size(viewport)
+            page.page.reload()  # as opened at this size (and resized to it before)
+            open_room(page, game)
+            page.page.wait_for_selector("#banner:not([hidden])")
+            outside = [
+                box for box in page.page.evaluate(IN_VIEW)
+                if box["top"] < 0 or box["bottom"] > viewport["height"]
+                or box["left"] < 0 or box["right"] > viewport["width"]
+            ]  # fmt: skip
+            if variant in ("draughts", "backgammon", "long_nardy"):
+                SHOTS.mkdir(exist_ok=True)
+                page.page.screenshot(path=str(SHOTS / f"fit-{variant}-{size}.png"))
+            assert not outside, f"{variant} at {size}: {outside}"
+            assert page.page.locator("[data-testid=room] .clock").count() == 2

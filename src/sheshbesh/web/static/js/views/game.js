@@ -11,6 +11,8 @@ import { MoveList, lines, renderMoves } from "../movelist.js";
 import { rematchPanel } from "../rematch.js";
 import { reviewPanel } from "../review.js";
 
+const FIT_MARGIN = 8;  // px left free under the player's own row
+const MIN_BOARD_HEIGHT = 240;  // px: in a window shorter than this the page scrolls
 const BUTTONS = ["roll", "double", "take", "beaver", "drop", "undo", "confirm", "accept_resign",
   "decline_resign", "offer_draw", "accept_draw", "decline_draw"];
 
@@ -331,8 +333,28 @@ export async function mount(main, ctx) {
     if (room.board && (shown !== drawn.state || legal !== drawn.legal || room.you !== drawn.you)) {
       drawn = { state: shown, legal, you: room.you };
       room.board.update(drawn);
+      fitBoard();
     }
   }
+
+  // The board as large as the window lets it be with both players' rows in view, on a
+  // phone as on a laptop (issue 17): the height left under all that is above the board
+  // (header, banner, title, the opponent's row), less the player's own row below it,
+  // times the board's own shape (its viewBox) is the widest it may be. Measured, since
+  // the header wraps and a banner comes and goes; CSS keeps a guess until then.
+  function fitBoard() {
+    const box = boardHost.querySelector("svg")?.viewBox?.baseVal;
+    if (!box || !box.width || !box.height) return;
+    const above = boardHost.getBoundingClientRect().top + window.scrollY;
+    const below = bottom.getBoundingClientRect().height + FIT_MARGIN;
+    const height = Math.max(MIN_BOARD_HEIGHT, window.innerHeight - above - below);
+    boardHost.style.setProperty("--board-fit", `${Math.floor((height * box.width) / box.height)}px`);
+  }
+  const fitting = new ResizeObserver(() => fitBoard());
+  for (const el of [document.getElementById("top"), document.getElementById("banner"), title, top, bottom]) {
+    if (el) fitting.observe(el);
+  }
+  window.addEventListener("resize", fitBoard);
 
   function maybeAutoAct() {
     const legal = room.legal;
@@ -496,6 +518,8 @@ export async function mount(main, ctx) {
     document.title = pageTitle;
     window.removeEventListener("sheshbesh:user-frame", onUserFrame);
     clearInterval(ticker);
+    fitting.disconnect();
+    window.removeEventListener("resize", fitBoard);
     channel.close();
     if (room.board) room.board.destroy();
     ctx.banner("");
