@@ -240,10 +240,18 @@ class Round:
             "you": seat,
             "state": view.view(),
             "clock": self.clock_json(now, offer_hidden=hidden),
+            "held": self.held(view),
             "presence": self.presence(),
             "to_act": to_act,
             "legal": self.legal() if seat is not None and seat == to_act and not hidden else None,
         }
+
+    def held(self, table: Table) -> int:
+        """What each player holds in the game's escrow with ``table`` as it stands: the
+        stake times the most the game can still cost (PL-4, PL-5; 0 once it is over).
+        Given the table a viewer is shown, so a pending cube offer's raise stays hidden."""
+        assert self.game is not None
+        return 0 if table.finished else self.game.stake * table.exposure()
 
     async def snapshot_for(self, seat: int | None, now: float) -> dict[str, Any]:
         """A player's snapshot, or a spectator's (seat ``None``) without a pending offer."""
@@ -413,6 +421,7 @@ class Round:
             "seq": table.seq,
             "state": table.view(),
             "clock": self.clock_json(self.club.now()),
+            "held": self.held(table),
             "to_act": seat,
             "legal": self.legal() if seat is not None else None,
             "offer": table.offer_seq,
