@@ -8,8 +8,8 @@ import { clear, h } from "./dom.js";
 
 export const PAUSE = 6;  // seconds the result stays over the board
 
-// { t, number } -> { el, show({ game, winner, points, score, length }), hide(), shown() }
-export function betweenGames({ t, number }) {
+// { t, number, pair } -> { el, show({ game, winner, points, score, length }), hide(), shown() }
+export function betweenGames({ t, number, pair }) {
   const el = h("div", { class: "between", hidden: true, role: "status", "aria-live": "polite",
     "data-testid": "between-games" });
   let timer = null;
@@ -22,7 +22,7 @@ export function betweenGames({ t, number }) {
         ? t("match.game_won", { game: number(what.game), name: what.winner, points: number(what.points) })
         : t("match.game_over", { game: number(what.game) })),
       h("p", { "data-testid": "between-score" },
-        t("room.match_score", { w: number(what.score[0]), b: number(what.score[1]), length: number(what.length) })),
+        t("room.match_score", { score: pair(what.score[0], what.score[1]), length: number(what.length) })),
       h("p", { class: "row" },
         h("button", { type: "button", "data-testid": "next-game", onclick: hide }, t("match.next_game")),
         h("span", { class: "muted", "data-testid": "countdown" }, t("match.next_in", { seconds: number(left) })))));

@@ -51,6 +51,16 @@ export function number(value, options = {}) {
   return new Intl.NumberFormat(current, options).format(value);
 }
 
+/**
+ * A score of two, "2–1", in the order the page names the two players. On a
+ * right-to-left page the pair is isolated left to right (LRI…PDI), as the players'
+ * (Latin) names beside it read, so the first number stays the first player's.
+ */
+export function pair(first, second) {
+  const text = `${number(first)}–${number(second)}`;
+  return RTL.has(current) ? `\u2066${text}\u2069` : text;
+}
+
 /** A change, its sign always written where the language writes it: "+17", "-3". */
 export function signed(value, digits = 0) {
   return number(value, { signDisplay: "exceptZero", minimumFractionDigits: digits, maximumFractionDigits: digits });

@@ -42,12 +42,12 @@ const dice = (pair) => (pair ? pair.join("-") : "");
 
 /**
  * The lines of the sheet for `events` (in order). `names` are the players' names by
- * seat; `number` writes a count in the page's language (the dice and the moves stay
- * in the notation's digits). A line is { seq, seqs, text } or, for a turn, { seq,
+ * seat; `number` writes a count in the page's language and `pair` a score (the dice
+ * and the moves stay in the notation's digits). A line is { seq, seqs, text } or, for a turn, { seq,
  * seqs, who, dice, moves, note }: moves is the play split into its moves (null while
  * the roll waits for its play), note a word in place of them ("cannot move").
  */
-export function lines(events, { t, names, number = String }) {
+export function lines(events, { t, names, number = String, pair = (a, b) => `${a}–${b}` }) {
   const out = [];
   let whiteSeat = 0;  // the opening may give White to its winner (nardy: SN-2, LN-3)
   let turn = null;    // the line of a roll that waits for its play
@@ -128,8 +128,9 @@ export function lines(events, { t, names, number = String }) {
         break;
       }
       case "game_finished": {
-        const [w, b] = event.score || [0, 0];
-        line(event, t("log.game_finished", { game: number(event.game), w: number(w), b: number(b) }));
+        const [w, b] = event.score || [0, 0];  // by side; said in the players' (seats') order
+        const score = whiteSeat === 0 ? pair(w, b) : pair(b, w);
+        line(event, t("log.game_finished", { game: number(event.game), score }));
         break;
       }
       case "game_started":

@@ -35,7 +35,7 @@ export async function mount(main, ctx) {
   const actions = h("div", { class: "actions", "data-testid": "actions" });
   const matchLine = h("p", { class: "match-line", hidden: true, "data-testid": "match-score" });
   const escrowLine = h("p", { class: "muted escrow", hidden: true, "data-testid": "escrow" });
-  const between = betweenGames({ t, number: ctx.number });
+  const between = betweenGames({ t, number: ctx.number, pair: ctx.pair });
   const result = h("section", { class: "card result", hidden: true, "data-testid": "result" });
   const log = h("ol", { class: "log", "aria-label": t("room.moves"), "data-testid": "moves" });
   const replayBox = h("div", { class: "replay", hidden: true });
@@ -262,8 +262,8 @@ export async function mount(main, ctx) {
     const match = room.state.match;
     matchLine.hidden = !match;
     if (!match) return;
-    const [a, b] = [0, 1].map((seat) => ctx.number(match.score[sideOfSeat(seat, room.state.white_seat)]));
-    matchLine.textContent = `${t("room.match_score", { w: a, b, length: ctx.number(match.length) })}`
+    const [a, b] = [0, 1].map((seat) => match.score[sideOfSeat(seat, room.state.white_seat)]);
+    matchLine.textContent = `${t("room.match_score", { score: ctx.pair(a, b), length: ctx.number(match.length) })}`
       + (match.crawford ? ` · ${t("room.crawford")}` : "");
   }
 
@@ -289,7 +289,7 @@ export async function mount(main, ctx) {
     const paid = mine && final.payout ? (final.payout[mine] || 0) * stake : null;
     append(result, [
       h("h2", {}, winner ? t("result.wins", { name: nameOfSide(winner) }) : t("result.draw")),
-      s.match ? h("p", {}, t("result.match_score", { w: ctx.number(final.score[0]), b: ctx.number(final.score[1]) }))
+      s.match ? h("p", {}, t("result.match_score", { score: ctx.pair(final.score[0], final.score[1]) }))
         : final.level && s.kind !== "draughts" ? h("p", {}, t("result.points", { level: levelName(final.level), points: ctx.number(final.points) })) : null,
       h("p", { class: "muted", "data-testid": "reason" }, t("result.reason", {
         reason: reasonText(t, final, { state: s, events: room.moves.ordered(), clock: room.clock }) })),
@@ -309,7 +309,7 @@ export async function mount(main, ctx) {
 
   function renderLog() {
     const names = [0, 1].map((seat) => room.players[seat]?.username ?? "?");
-    renderMoves(log, lines(room.moves.ordered(), { t, names, number: ctx.number }));
+    renderMoves(log, lines(room.moves.ordered(), { t, names, number: ctx.number, pair: ctx.pair }));
     log.scrollTop = log.scrollHeight;
   }
 
@@ -463,7 +463,7 @@ export async function mount(main, ctx) {
       return;
     }
     const left = Math.max(0, Math.round(away.deadline - away.now - (performance.now() - away.at) / 1000));
-    ctx.banner(t("room.opponent_away", { name: room.players[away.seat]?.username ?? "?", seconds: left }));
+    ctx.banner(t("room.opponent_away", { name: room.players[away.seat]?.username ?? "?", seconds: ctx.number(left) }));
   }
 
   const channel = new Channel(`/ws/game/${id}`, {
