@@ -8,7 +8,7 @@ import { clear, h } from "./dom.js";
 
 export const PAUSE = 6;  // seconds the result stays over the board
 
-// { t, number, pair } -> { el, show({ game, winner, points, score, length }), hide(), shown() }
+// { t, number, pair } -> { el, show({ game, winner, points, score, length }), hide() }
 export function betweenGames({ t, number, pair }) {
   const el = h("div", { class: "between", hidden: true, role: "status", "aria-live": "polite",
     "data-testid": "between-games" });
@@ -49,6 +49,5 @@ export function betweenGames({ t, number, pair }) {
       }, 1000);
     },
     hide,
-    shown: () => !el.hidden,
   };
 }

@@ -322,7 +322,6 @@ export async function mount(main, ctx) {
       const record = await ctx.api.get(`/api/games/${id}/record`);
       if (asked !== recordAsked) return;
       room.moves.add(record.events);
-      room.recordLoaded = true;
       renderLog();
       render();
     } catch (error) {
