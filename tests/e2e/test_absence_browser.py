@@ -40,6 +40,7 @@ def test_the_room_says_the_game_was_aborted_and_the_stakes_returned(browser, liv
         status = bob.page.locator("[data-testid=status]")
         assert status.inner_text() == "Game aborted: annaway never arrived. Stakes returned."
         assert bob.page.locator("[data-testid=actions] button").count() == 0
+        assert bob.page.locator("[data-testid=escrow]").is_hidden()  # nothing is held now
         assert bob.me()["balance"] == ann.balance() == 100_000
         assert bob.errors == []
     finally:

@@ -296,3 +296,18 @@ def test_a_guest_cannot_buy_or_equip_and_csrf_is_required(club, new_player):
     assert cross_site.status_code == 403
     assert ann.balance() == balance and owned(ann) == set()
     assert httpx.get(club.base + "/api/users/nobody/items").status_code == 404
+
+
+def test_ones_own_purchase_is_noted_but_leaves_the_unread_count_alone(new_player):
+    """Issue 17, item 4: a purchase is the buyer's own doing, so its note (the receipt in
+    the list, and the new balance for his other tabs) is stored already read."""
+    ann = new_player("ann")
+    assert int(ann.get("/api/notifications/unread").json()["unread"]) == 0
+    with MeSocket(ann) as socket:
+        assert buy(ann, CROWN).status_code == 201
+        pushed = socket.until("notification")["d"]
+    assert pushed["kind"] == "purchase" and pushed["read"] is True and pushed["unread"] == 0
+    assert int(ann.get("/api/notifications/unread").json()["unread"]) == 0
+    assert ann.get("/api/session").json()["me"]["unread"] == 0
+    notes = ann.get("/api/notifications").json()["notes"]
+    assert [(note["kind"], note["read"]) for note in notes] == [("purchase", True)]

@@ -103,3 +103,36 @@ def test_pl_3_a_spectator_sees_a_cube_offer_only_once_it_is_answered(
     stranger.close()
     for sock in (watcher, late, behind):
         sock.close()
+
+
+def escrowed(player: Any, game_id: str) -> int:
+    """What the player's wallet has put in this game's escrow so far (his ledger)."""
+    rows = player.get("/api/me/ledger").json()
+    return -sum(
+        row["amount"] for row in rows if row["game"] == game_id and row["reason"] == "escrow"
+    )
+
+
+def test_the_escrow_each_player_holds_is_in_every_snapshot_and_state(
+    club: RunningClub, new_player: Any
+) -> None:
+    """Issue 17, item 4 (PL-4, PL-5): the room says what each player holds in escrow, from
+    the server's own number: at the start the stake times a backgammon (3), raised when a
+    double is offered; a spectator hears the raise only with the answer (PL-3)."""
+    ann, bob = new_player("ann"), new_player("bob")
+    game_id, a, b = open_game(ann, bob, variant="backgammon", stake=10, cube=True)
+    snapshot = next(f for f in a.frames if f["t"] == "snapshot")["d"]
+    assert snapshot["held"] == 30 == escrowed(ann, game_id) == escrowed(bob, game_id)
+    watcher = GameSocket(None, game_id, base=club.base)
+    assert watcher.until(lambda f: f["t"] == "snapshot")["d"]["held"] == 30
+    doubler, doubled = play_until_doubled(a, b)
+    assert doubler.state["held"] == doubled.state["held"] == 60 == escrowed(ann, game_id)
+    late = GameSocket(None, game_id, base=club.base)
+    assert late.until(lambda f: f["t"] == "snapshot")["d"]["held"] == 30  # PL-3
+    hidden_so_far(watcher, doubler.v)
+    assert watcher.state["held"] == 30
+    assert doubled.act({"type": "take"})["t"] == "state"
+    watcher.until(lambda f: f["t"] == "state" and f["v"] == doubled.v)
+    assert watcher.state["held"] == doubled.state["held"] == 60 == escrowed(bob, game_id)
+    for sock in (watcher, late):
+        sock.close()

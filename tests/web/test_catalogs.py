@@ -54,7 +54,7 @@ PLURALS: dict[str, tuple[str, ...]] = {
 CATEGORIES = {"zero", "one", "two", "few", "many", "other"}
 
 # The English text may stay where it is only placeholders, a name or a borrowed term.
-_EVERYWHERE = {"fun.amount", "log.played", "profile.amount", "board.label", "verify.at"}
+_EVERYWHERE = {"fun.amount", "profile.amount", "board.label", "verify.at"}
 _NAMES = {"variant.jacquet", "variant.plakoto", "variant.takhte_nard", "option.mars", "option.oin"}
 SAME_AS_ENGLISH: dict[str, set[str]] = {
     "ru": _EVERYWHERE,

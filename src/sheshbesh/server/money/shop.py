@@ -2,9 +2,9 @@
 
 A purchase is one transaction: a balanced ledger transfer (reason ``purchase``,
 from the buyer's wallet to the system account ``shop``), the ``purchases`` row
-and the buyer's notification; the notification is pushed after the commit. Two
-guards make the hard cases exact on SQLite and PostgreSQL alike (DESIGN
-principle 4):
+and the buyer's notification, stored read (his own doing raises no unread count)
+and pushed after the commit. Two guards make the hard cases exact on SQLite and
+PostgreSQL alike (DESIGN principle 4):
 
 * the ledger's guarded ``UPDATE`` never takes a wallet below zero: of two
   purchases racing for the last FUN, the second waits for the first's row lock
@@ -204,7 +204,7 @@ async def buy(item_id: str, request: Request) -> dict[str, Any]:
             await session.flush()
             balance = wallet.balance
             data = {"item": item.id, "price": item.price, "balance": balance}
-            note = await notify.add(session, now, user.id, "purchase", data)
+            note = await notify.add(session, now, user.id, "purchase", data, read=True)
     except IntegrityError:  # the same item bought at the same moment by another request
         raise Conflict(f"you already own {item.name}", code="already_owned") from None
     await notify.push(club, [note])

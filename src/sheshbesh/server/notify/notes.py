@@ -10,8 +10,8 @@ Kinds: ``friend_request``, ``friend_accepted`` (``relations``), ``challenge``,
 ``request_accepted`` (``lobby``), ``your_turn``, ``double_offered`` and
 ``draw_offered`` (:func:`tell_turn`, on the rounds' :class:`TurnAwaits`, PL-8),
 ``game_result`` (``standings.aftermath``),
-``purchase`` (``money.shop``). ``data`` is the kind's own small JSON object; the
-client renders it and links to its subject.
+``purchase`` (``money.shop``, stored read: the buyer did it himself). ``data`` is the
+kind's own small JSON object; the client renders it and links to its subject.
 """
 
 from __future__ import annotations
@@ -43,13 +43,17 @@ def note_json(note: Notification) -> dict[str, Any]:
 
 
 async def add(
-    session: AsyncSession, now: float, user_id: int, kind: str, data: dict[str, Any]
-) -> Notification:
+    session: AsyncSession, now: float, user_id: int, kind: str, data: dict[str, Any],
+    *, read: bool = False,
+) -> Notification:  # fmt: skip
     """Store one note in the caller's transaction (flushed, so it has its id).
 
+    ``read``: a note of the player's own doing (a purchase) is his record and tells
+    his other tabs, but is nothing he has still to learn, so it never counts unread.
     Call :func:`push` with it after the commit.
     """
-    note = Notification(user_id=user_id, kind=kind, data=data, created_at=now, read_at=None)
+    read_at = now if read else None
+    note = Notification(user_id=user_id, kind=kind, data=data, created_at=now, read_at=read_at)
     session.add(note)
     await session.flush()
     return note

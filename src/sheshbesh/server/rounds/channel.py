@@ -139,9 +139,10 @@ class Hub:
             asyncio.get_running_loop().create_task(self.round.refresh())
         else:
             seq = message["seq"]
+            state = {**message["state"], "clock": message["clock"], "held": message.get("held")}
             batch = Batch(
                 [(e["seq"], frame("event", e, v=e["seq"])) for e in message["events"]],
-                [frame("state", {**message["state"], "clock": message["clock"]}, v=seq)],
+                [frame("state", state, v=seq)],
                 None if message["legal"] is None else frame("legal", message["legal"], v=seq),
                 message["to_act"],
             )
@@ -446,9 +447,8 @@ async def _resend(club: Club, round_: Round, socket: Socket, since: int) -> None
 
 
 async def _send_after(socket: Socket, snapshot: dict[str, Any], v: int) -> None:
-    await socket.ws.send_text(
-        frame("state", {**snapshot["state"], "clock": snapshot["clock"]}, v=v)
-    )
+    state = {**snapshot["state"], "clock": snapshot["clock"], "held": snapshot["held"]}
+    await socket.ws.send_text(frame("state", state, v=v))
     await socket.ws.send_text(frame("presence_all", snapshot["presence"]))
     if snapshot["aborted"] is not None:
         await socket.ws.send_text(frame("aborted", snapshot["aborted"]))

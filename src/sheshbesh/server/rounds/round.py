@@ -251,11 +251,22 @@ class Round:
             "you": seat,
             "state": view.view(),
             "clock": self.clock_json(now, offer_hidden=hidden),
+            "held": self.held(view),
             "presence": self.presence(),
             "aborted": self.aborted(),
             "to_act": to_act,
             "legal": self.legal() if seat is not None and seat == to_act and not hidden else None,
         }
+
+    def held(self, table: Table) -> int:
+        """What each player holds in the game's escrow with ``table`` as it stands: the
+        stake times the most the game can still cost (PL-4, PL-5; 0 once it is over or
+        aborted, its stakes returned). Given the table a viewer is shown, so a pending cube
+        offer's raise stays hidden."""
+        assert self.game is not None
+        if table.finished or self.game.status == "aborted":
+            return 0
+        return self.game.stake * table.exposure()
 
     async def snapshot_for(self, seat: int | None, now: float) -> dict[str, Any]:
         """A player's snapshot, or a spectator's (seat ``None``) without a pending offer."""
@@ -437,6 +448,7 @@ class Round:
             "seq": table.seq,
             "state": table.view(),
             "clock": self.clock_json(self.club.now()),
+            "held": self.held(table),
             "to_act": seat,
             "legal": self.legal() if seat is not None else None,
             "offer": table.offer_seq,

@@ -326,6 +326,7 @@ def race_view(game: RaceGame) -> dict[str, Any]:
         if game.resign_offer is None
         else {"side": game.resign_offer[0].letter, "level": game.resign_offer[1]},
         "final_turn": game.final_turn,
+        "resign_declined": game.resign_declined,
         "commit": game.commit,
         "result": None if game.result is None else game.result.to_json(),
     }

@@ -6,7 +6,7 @@
 // the server enforces everywhere, is on the profile page.
 
 import { append, clear, h } from "./dom.js";
-import { language } from "./i18n.js";
+import { language, number } from "./i18n.js";
 
 export const MAX_LENGTH = 140;  // the server's limit (docs/protocol.md, "Chat")
 const MUTED_KEY = "chat-muted";
@@ -49,7 +49,7 @@ export function chatPanel({ t, me, send, canWrite, toast, label }) {
 
   function updateCounter() {
     const left = MAX_LENGTH - input.value.trim().length;
-    counter.textContent = String(left);
+    counter.textContent = number(left);
     counter.classList.toggle("low", left < 20);
   }
 

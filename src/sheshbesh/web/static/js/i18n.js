@@ -46,6 +46,34 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
 }
 
-export function number(value) {
-  return new Intl.NumberFormat(current).format(value);
+/** A number in the page's language: its digits, separators and the place of its sign. */
+export function number(value, options = {}) {
+  return new Intl.NumberFormat(current, options).format(value);
+}
+
+/**
+ * A score of two, "2–1", in the order the page names the two players. On a
+ * right-to-left page the pair is isolated left to right (LRI…PDI), as the players'
+ * (Latin) names beside it read, so the first number stays the first player's.
+ */
+export function pair(first, second) {
+  const text = `${number(first)}–${number(second)}`;
+  return RTL.has(current) ? `\u2066${text}\u2069` : text;
+}
+
+/** A change, its sign always written where the language writes it: "+17", "-3". */
+export function signed(value, digits = 0) {
+  return number(value, { signDisplay: "exceptZero", minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** A rating as players read one: a whole number, "?" while provisional (lichess: "1500?"). */
+export function rating(value) {
+  return `${number(Math.round(value.rating), { useGrouping: false })}${value.provisional ? "?" : ""}`;
+}
+
+/** Seconds on a clock, as m:ss in the page's digits. */
+export function clock(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  const minutes = number(Math.floor(whole / 60), { useGrouping: false });
+  return `${minutes}:${number(whole % 60, { minimumIntegerDigits: 2 })}`;
 }

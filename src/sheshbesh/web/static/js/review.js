@@ -7,10 +7,12 @@
 // reviewer is full (503 review_busy) the panel says when to try again.
 
 import { clear, h } from "./dom.js";
+import { number, signed as signedNumber } from "./i18n.js";
 
 export const REVIEWED = new Set(["backgammon", "short_nardy", "takhte_nard"]);  // gnubg's variants
 const key = (label) => label.replaceAll(" ", "_");
-const signed = (x) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(3)}`;
+const signed = (x) => signedNumber(x, 3);  // equities and luck, in the page's digits
+const fixed = (x, digits) => number(x, { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 // { t, api, id, me, nameOfSide(side), show(frames, at) -> void }
 export function reviewPanel({ t, api, id, me, nameOfSide, show }) {
@@ -72,11 +74,11 @@ export function reviewPanel({ t, api, id, me, nameOfSide, show }) {
       h("thead", {}, h("tr", {}, h("td", {}),
         players.map((p) => h("th", { class: "num", scope: "col" }, nameOfSide(p.side))))),
       h("tbody", {},
-        row("error_rate", t("review.col.error_rate"), (p) => p.error_rate.toFixed(1), t("review.col.error_rate_hint")),
+        row("error_rate", t("review.col.error_rate"), (p) => fixed(p.error_rate, 1), t("review.col.error_rate_hint")),
         row("level", t("review.col.level"), (p) => t(`review.rating.${key(p.rating)}`)),
-        row("blunders", t("review.col.blunders"), (p) => String(p.blunders)),
-        row("bad", t("review.col.bad"), (p) => String(p.bad)),
-        row("doubtful", t("review.col.doubtful"), (p) => String(p.doubtful)),
+        row("blunders", t("review.col.blunders"), (p) => number(p.blunders)),
+        row("bad", t("review.col.bad"), (p) => number(p.bad)),
+        row("doubtful", t("review.col.doubtful"), (p) => number(p.doubtful)),
         row("luck", t("review.col.luck"), (p) => h("span", { title: t(`review.luck.${key(p.luck_rating)}`) },
           signed(p.luck)))));
   }
@@ -99,8 +101,13 @@ export function reviewPanel({ t, api, id, me, nameOfSide, show }) {
       h("span", { class: `skill skill-${key(entry.skill)}` }, t(`review.skill.${key(entry.skill)}`)),
       h("span", { class: "who" }, nameOfSide(entry.side)),
       entry.dice ? h("span", { class: "dice" }, entry.dice.join("-")) : null,
-      h("span", { class: "what" }, actionText(entry.action)),
+      h("span", { class: "what" }, movesOf(actionText(entry.action))),
       entry.equity_lost > 0 ? h("span", { class: "lost" }, signed(-entry.equity_lost)) : null))));
+  }
+
+  // A play as its moves, each unbreakable: the list wraps between moves, never inside one.
+  function movesOf(text) {
+    return text.split(" ").flatMap((move, i) => [i ? " " : null, h("span", { class: "move" }, move)]);
   }
 
   function actionText(action) {
@@ -117,10 +124,10 @@ export function reviewPanel({ t, api, id, me, nameOfSide, show }) {
         : t("review.detail.response", { name });
     return h("div", { class: "review-detail", "data-testid": "review-detail" },
       h("p", {}, h("strong", {}, heading), " ",
-        h("span", { class: "muted" }, t("review.decision", { n: shown + 1, of: analysis.entries.length }))),
+        h("span", { class: "muted" }, t("review.decision", { n: number(shown + 1), of: number(analysis.entries.length) }))),
       h("p", {}, t("review.played", { action: actionText(entry.action), equity: signed(entry.equity) })),
       h("p", { "data-testid": "review-best" }, t("review.best", { action: actionText(entry.best), equity: signed(entry.best_equity) })),
-      entry.equity_lost > 0 ? h("p", {}, t("review.lost", { lost: entry.equity_lost.toFixed(3) }),
+      entry.equity_lost > 0 ? h("p", {}, t("review.lost", { lost: fixed(entry.equity_lost, 3) }),
         " ", h("span", { class: `skill skill-${key(entry.skill)}` }, t(`review.skill.${key(entry.skill)}`))) : null,
       entry.luck !== null ? h("p", { class: "muted" },
         t("review.roll_luck", { luck: signed(entry.luck), label: t(`review.luck.${key(entry.luck_label)}`) })) : null,

@@ -9,6 +9,7 @@
 // bottom, so Black's view is White's turned half way round.
 
 import { h, s, clear } from "../dom.js";
+import { number } from "../i18n.js";
 import { movePath, parseFen, rowColumn } from "./draughts-position.js";
 import { fitStrips, focusedKey, shine } from "./geometry.js";
 import { BoardInput } from "./input.js";
@@ -35,7 +36,7 @@ const EN = {
 };
 
 const tr = (key, vars = {}) => translate(key, vars, EN);
-const count = (what, n) => (n === 1 ? tr(`board.one_${what}`) : tr(`board.${what}s_of`, { n }));
+const count = (what, n) => (n === 1 ? tr(`board.one_${what}`) : tr(`board.${what}s_of`, { n: number(n) }));
 
 // --- layout (viewBox units) ------------------------------------------------------------------
 

@@ -10,7 +10,7 @@
 // corners), and with the shared mapping of Russian backgammon both seats see the same.
 
 import { s, clear } from "../dom.js";
-import { t } from "../i18n.js";
+import { number, t } from "../i18n.js";
 import { DIE, die, usedDice } from "./dice.js";
 import { fitStrips, focusedKey, shine } from "./geometry.js";
 import { BoardInput } from "./input.js";
@@ -265,7 +265,7 @@ export class RaceBoard extends BoardInput {
     }
     if (count) {
       const y = upper ? Y_FIELD + 10 + count * 13 + 24 : Y_BOTTOM - 10 - count * 13 - 10;
-      g.append(s("text", { x: columnX + COL / 2, y, class: "sb-tray-count" }, String(count)));
+      g.append(s("text", { x: columnX + COL / 2, y, class: "sb-tray-count" }, number(count)));
     }
     const key = `off${side}`;
     this.places.set(key, {
@@ -361,9 +361,9 @@ export class RaceBoard extends BoardInput {
       s("circle", { cx: 34, cy: y + STRIP / 2, r: 14, class: `sb-strip-disc sb-${side}` }),
       s("text", { x: 58, y: base, class: "sb-strip-name" },
         you ? `${colourName(side)} (${tr("board.you")})` : colourName(side)),
-      s("text", { x: VW * 0.37, y: base, class: "sb-strip-info" }, tr("board.pips_of", { n: this.pips(side) })),
+      s("text", { x: VW * 0.37, y: base, class: "sb-strip-info" }, tr("board.pips_of", { n: number(this.pips(side)) })),
       s("text", { x: VW * 0.56, y: base, class: "sb-strip-info sb-strip-optional" },
-        tr("board.off_of", { n: this.borneOff(side) })),
+        tr("board.off_of", { n: number(this.borneOff(side)) })),
     );
     if (flag) strip.append(s("text", { x: VW - 24, y: base, class: "sb-strip-flag" }, flag));
     g.append(strip);
@@ -387,7 +387,7 @@ export class RaceBoard extends BoardInput {
       s("circle", { cx: x, cy: y, r: R - 1, class: "sb-checker-body" }),
       s("circle", { cx: x, cy: y, r: R * 0.62, class: "sb-checker-ring" }),
       s("circle", { cx: x, cy: y, r: R - 1, class: "sb-checker-shine", fill: `url(#${this.uid}-shine)` }));
-    if (label !== null) g.append(s("text", { x, y: y + 8, class: "sb-count" }, String(label)));
+    if (label !== null) g.append(s("text", { x, y: y + 8, class: "sb-count" }, number(label)));
     return g;
   }
 

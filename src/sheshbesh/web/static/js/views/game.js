@@ -4,12 +4,17 @@
 // The server decides: the room only sends what a `legal` frame offered.
 
 import { applyTheme, avatarImg } from "../avatar.js";
+import { betweenGames } from "../between.js";
 import { Channel } from "../channel.js";
 import { chatPanel } from "../chat.js";
 import { append, clear, h } from "../dom.js";
+import { MoveList, lines, renderMoves } from "../movelist.js";
+import { reasonText } from "../outcome.js";
 import { rematchPanel } from "../rematch.js";
 import { reviewPanel } from "../review.js";
 
+const FIT_MARGIN = 8;  // px left free under the player's own row
+const MIN_BOARD_HEIGHT = 240;  // px: in a window shorter than this the page scrolls
 const BUTTONS = ["roll", "double", "take", "beaver", "drop", "undo", "confirm", "accept_resign",
   "decline_resign", "offer_draw", "accept_draw", "decline_draw"];
 
@@ -17,8 +22,8 @@ export async function mount(main, ctx) {
   const { t } = ctx;
   const id = ctx.params.get("game");
   const room = {
-    you: null, players: [], summary: null, state: null, legal: null, clock: null, clockAt: 0,
-    presence: [null, null], events: [], pending: false, board: null, replay: null,
+    you: null, players: [], summary: null, state: null, legal: null, clock: null, clockAt: 0, held: 0,
+    presence: [null, null], moves: new MoveList(), pending: false, board: null, replay: null,
     aborted: null,  // {absent: [seat]}: a player never arrived, every stake went back
   };
   const prefs = JSON.parse(localStorage.getItem("room-prefs") || "{}");
@@ -29,8 +34,11 @@ export async function mount(main, ctx) {
   const bottom = h("div", { class: "players" });
   const status = h("p", { class: "status-line", "aria-live": "polite", "data-testid": "status" });
   const actions = h("div", { class: "actions", "data-testid": "actions" });
+  const matchLine = h("p", { class: "match-line", hidden: true, "data-testid": "match-score" });
+  const escrowLine = h("p", { class: "muted escrow", hidden: true, "data-testid": "escrow" });
+  const between = betweenGames({ t, number: ctx.number, pair: ctx.pair });
   const result = h("section", { class: "card result", hidden: true, "data-testid": "result" });
-  const log = h("ol", { class: "log", "aria-label": t("room.moves") });
+  const log = h("ol", { class: "log", "aria-label": t("room.moves"), "data-testid": "moves" });
   const replayBox = h("div", { class: "replay", hidden: true });
   const autoRoll = h("input", { type: "checkbox", checked: !!prefs.autoRoll, onchange: savePrefs });
   const autoConfirm = h("input", { type: "checkbox", checked: !!prefs.autoConfirm, onchange: savePrefs });
@@ -67,14 +75,14 @@ export async function mount(main, ctx) {
     act(room.state.kind === "draughts" ? { type: "move", text } : { type: "play", text });
     moveText.value = "";
   } }, moveText, h("button", { type: "submit", class: "secondary" }, t("room.play_typed")));
-  const statusCard = h("div", { class: "card stack" }, status, actions, moveForm, options);
+  const statusCard = h("div", { class: "card stack" }, matchLine, status, actions, moveForm, options, escrowLine);
   const root = h("div", { class: "room", "data-testid": "room" },
-    h("section", {}, title, top, boardHost, bottom),
+    h("section", {}, title, top, h("div", { class: "board-area" }, boardHost, between.el), bottom),
     h("aside", { class: "stack" },
       statusCard,
       result, replayBox, review.el,
       chat.el,
-      h("details", { class: "card" }, h("summary", {}, t("room.moves")), log)));
+      h("details", { class: "card", open: true }, h("summary", {}, t("room.moves")), log)));
   main.append(root);
 
   // Why the viewer may not write in a chat room now (null: he may); the server checks the same.
@@ -152,11 +160,12 @@ export async function mount(main, ctx) {
         nameOfSide(side), seat === room.you ? ` (${t("room.you")})` : ""),
       player.is_bot ? h("span", { class: "tag" }, t("profile.bot")) : null,
       rating ? h("span", { class: "rating muted", "data-testid": `rating-${side}`,
-        title: rating.provisional ? t("profile.provisional") : null }, rating.shown) : null,
+        title: rating.provisional ? t("profile.provisional") : null }, ctx.rating(rating)) : null,
       rating?.change ? h("span", { class: rating.change.delta >= 0 ? "good" : "bad", "data-testid": `rating-change-${side}` },
-        `${rating.change.delta >= 0 ? "+" : "−"}${Math.abs(rating.change.delta).toFixed(2)}`) : null,
+        ctx.signed(Math.round(rating.change.delta))) : null,
       presence && !presence.online ? h("span", { class: "offline" }, t("room.offline")) : null,
-      score !== null && score !== undefined ? h("span", { class: "tag" }, t("room.points", { n: score })) : null,
+      score !== null && score !== undefined ? h("span", { class: "tag", "data-testid": `score-${side}` },
+        t("room.points", { n: ctx.number(score) })) : null,
       clock ? h("span", { class: `clock${clock.running ? " running" : ""}${clock.low ? " low" : ""}`,
         "aria-label": t("room.clock_of", { name: nameOfSide(side) }) }, clock.text) : null);
   }
@@ -182,10 +191,10 @@ export async function mount(main, ctx) {
       const delay = c.delay_left || 0;
       left = Math.max(0, left - Math.max(0, elapsed - delay));
     }
-    const whole = Math.ceil(left);
-    const text = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
-    return { text, running, low: running && left < 20 };
+    return { text: ctx.clock(left), running, low: running && left < 20 };
   }
+
+  const sideOfSeat = (seat, white) => (seat === white ? "W" : "B");
 
   // The clock's sides are colours: 0 is White, 1 is Black.
   const seatOfSideIndex = (side) => (side === "W" ? 0 : 1);
@@ -209,7 +218,10 @@ export async function mount(main, ctx) {
         : t("room.resign_waiting");
     }
     if (s.draw_offer && s.draw_offer !== mySide() && mySide()) return t("room.draw_offered");
-    if (mine) return s.phase === "roll" ? t("room.your_roll") : t("room.your_move");
+    if (mine && s.phase === "roll") {  // "or double" only where the server offers the cube
+      return room.legal?.some((a) => a.type === "double") ? t("room.your_roll_or_double") : t("room.your_roll");
+    }
+    if (mine) return t("room.your_move");
     return t("room.their_turn", { name: nameOfSide(s.to_act) });
   }
 
@@ -246,7 +258,29 @@ export async function mount(main, ctx) {
             const level = Number(pick.value);
             act(resigns.length > 1 ? { type: "resign", level } : resigns[0]);
           } }, t("action.resign"))));
+    } else if (room.state.resign_declined && room.state.to_act === mySide()) {
+      actions.append(h("span", { class: "muted note", "data-testid": "resign-note" }, t("room.resign_once")));
     }
+  }
+
+  // "Score 1–0 of 3" in the title's order of the players, and the Crawford game marked.
+  function renderMatchLine() {
+    const match = room.state.match;
+    matchLine.hidden = !match;
+    if (!match) return;
+    const [a, b] = [0, 1].map((seat) => match.score[sideOfSeat(seat, room.state.white_seat)]);
+    matchLine.textContent = `${t("room.match_score", { score: ctx.pair(a, b), length: ctx.number(match.length) })}`
+      + (match.crawford ? ` · ${t("room.crawford")}` : "");
+  }
+
+  // What the player has in escrow now, and why (PL-4, PL-5): the server's number.
+  function renderEscrow() {
+    const s = room.state;
+    const over = !!(s.match ? s.match.result : s.result);
+    escrowLine.hidden = room.you === null || over || !!room.aborted || !room.held;
+    if (escrowLine.hidden) return;
+    const key = s.kind === "match" ? "room.held_match" : s.options?.cube ? "room.held_cube" : "room.held";
+    escrowLine.textContent = t(key, { amount: ctx.number(room.held) });
   }
 
   function renderResult() {
@@ -261,15 +295,17 @@ export async function mount(main, ctx) {
     const paid = mine && final.payout ? (final.payout[mine] || 0) * stake : null;
     append(result, [
       h("h2", {}, winner ? t("result.wins", { name: nameOfSide(winner) }) : t("result.draw")),
-      s.match ? h("p", {}, t("result.match_score", { w: final.score[0], b: final.score[1] }))
-        : final.level && s.kind !== "draughts" ? h("p", {}, t("result.points", { level: levelName(final.level), points: final.points })) : null,
-      h("p", { class: "muted", "data-testid": "reason" }, t("result.reason", { reason: ruleText(final.reason) })),
+      s.match ? h("p", {}, t("result.match_score", { score: ctx.pair(final.score[0], final.score[1]) }))
+        : final.level && s.kind !== "draughts" ? h("p", {}, t("result.points", { level: levelName(final.level), points: ctx.number(final.points) })) : null,
+      h("p", { class: "muted", "data-testid": "reason" }, t("result.reason", {
+        reason: reasonText(t, final, { state: s, events: room.moves.ordered(), clock: room.clock }) })),
       paid !== null && stake ? h("p", { "data-testid": "paid" },
         paid >= 0 ? t("result.you_won_fun", { amount: ctx.number(paid) })
           : t("result.you_lost_fun", { amount: ctx.number(-paid) })) : null,
       h("p", { class: "row" },
         h("a", { class: "button secondary", href: `/api/games/${id}/record`, download: `${id}.json` }, t("result.record")),
-        h("a", { class: "button secondary", href: `#/verify?game=${id}` }, t("result.verify"))),
+        s.kind === "draughts" ? null  // no dice in draughts: nothing to verify
+          : h("a", { class: "button secondary", href: `#/verify?game=${id}`, "data-testid": "verify" }, t("result.verify"))),
       room.you !== null && ctx.me ? rematch.el : null]);
     if (room.you !== null && ctx.me && !rematchLoaded) {
       rematchLoaded = true;
@@ -277,19 +313,26 @@ export async function mount(main, ctx) {
     }
   }
 
-  // "all checkers borne off (BF-13)": the rule in words, with its ID for RULES.md.
-  function ruleText(id) {
-    const words = t(`result.rule.${id}`);
-    return words === `result.rule.${id}` ? id : `${words} (${id})`;
+  function renderLog() {
+    const names = [0, 1].map((seat) => room.players[seat]?.username ?? "?");
+    renderMoves(log, lines(room.moves.ordered(), { t, names, number: ctx.number, pair: ctx.pair }));
+    log.scrollTop = log.scrollHeight;
   }
 
-  function renderLog() {
-    clear(log);
-    for (const event of room.events) {
-      const line = describe(t, event, nameOfSide);
-      if (line) log.append(h("li", {}, line));
+  // The whole list, from the record, whenever the room (re)starts from a snapshot: the
+  // events before it never come over the socket. Later events join it there, once each.
+  let recordAsked = 0;
+  async function loadRecord() {
+    const asked = ++recordAsked;
+    try {
+      const record = await ctx.api.get(`/api/games/${id}/record`);
+      if (asked !== recordAsked) return;
+      room.moves.add(record.events);
+      renderLog();
+      render();
+    } catch (error) {
+      console.warn(error);
     }
-    log.scrollTop = log.scrollHeight;
   }
 
   function render() {
@@ -310,6 +353,8 @@ export async function mount(main, ctx) {
     clear(top).append(playerCard(other));
     clear(bottom).append(playerCard(me));
     status.textContent = statusText();
+    renderMatchLine();
+    renderEscrow();
     statusCard.hidden = over;  // the result card says it all
     options.hidden = room.you === null || s.kind === "draughts" || over || !!room.aborted;
     renderActions();
@@ -322,8 +367,28 @@ export async function mount(main, ctx) {
     if (room.board && (shown !== drawn.state || legal !== drawn.legal || room.you !== drawn.you)) {
       drawn = { state: shown, legal, you: room.you };
       room.board.update(drawn);
+      fitBoard();
     }
   }
+
+  // The board as large as the window lets it be with both players' rows in view, on a
+  // phone as on a laptop (issue 17): the height left under all that is above the board
+  // (header, banner, title, the opponent's row), less the player's own row below it,
+  // times the board's own shape (its viewBox) is the widest it may be. Measured, since
+  // the header wraps and a banner comes and goes; CSS keeps a guess until then.
+  function fitBoard() {
+    const box = boardHost.querySelector("svg")?.viewBox?.baseVal;
+    if (!box || !box.width || !box.height) return;
+    const above = boardHost.getBoundingClientRect().top + window.scrollY;
+    const below = bottom.getBoundingClientRect().height + FIT_MARGIN;
+    const height = Math.max(MIN_BOARD_HEIGHT, window.innerHeight - above - below);
+    boardHost.style.setProperty("--board-fit", `${Math.floor((height * box.width) / box.height)}px`);
+  }
+  const fitting = new ResizeObserver(() => fitBoard());
+  for (const el of [document.getElementById("top"), document.getElementById("banner"), title, top, bottom]) {
+    if (el) fitting.observe(el);
+  }
+  window.addEventListener("resize", fitBoard);
 
   function maybeAutoAct() {
     const legal = room.legal;
@@ -335,6 +400,19 @@ export async function mount(main, ctx) {
         && ![...types].some((x) => !["confirm", "undo", "resign"].includes(x))) {
       act({ type: "confirm" });
     }
+  }
+
+  // A game of the match is over and the next begins: its result over the board first.
+  function showGameOver(event) {
+    const match = room.state?.match;
+    if (!match || event.score.some((n) => n >= match.length)) return;  // the match's own end: the result card
+    const white = room.state.white_seat;
+    const winner = event.result?.winner;
+    between.show({
+      game: event.game, points: event.result?.points ?? 0, length: match.length,
+      winner: winner ? room.players[winner === "W" ? white : 1 - white]?.username ?? "?" : null,
+      score: [0, 1].map((seat) => event.score[sideOfSeat(seat, white) === "W" ? 0 : 1]),
+    });
   }
 
   function announce(event) {
@@ -377,7 +455,7 @@ export async function mount(main, ctx) {
     replayBox.append(
       h("button", { type: "button", class: "secondary", "aria-label": t("replay.first"), onclick: () => go(0) }, "«"),
       h("button", { type: "button", class: "secondary", "aria-label": t("replay.previous"), onclick: () => go(room.replay.at - 1) }, "◀"),
-      h("span", {}, t(onMove ? "review.decision" : "replay.position", { n: room.replay.at + 1, of: frames.length })),
+      h("span", {}, t(onMove ? "review.decision" : "replay.position", { n: ctx.number(room.replay.at + 1), of: ctx.number(frames.length) })),
       h("button", { type: "button", class: "secondary", "aria-label": t("replay.next"), onclick: () => go(room.replay.at + 1) }, "▶"),
       h("button", { type: "button", class: "secondary", "aria-label": t("replay.last"), onclick: () => go(frames.length - 1) }, "»"),
       h("button", { type: "button", class: "secondary", onclick: () => { room.replay = null; review.forget(); renderReplay(); render(); } }, t("replay.exit")));
@@ -390,7 +468,7 @@ export async function mount(main, ctx) {
       return;
     }
     const left = Math.max(0, Math.round(away.deadline - away.now - (performance.now() - away.at) / 1000));
-    ctx.banner(t("room.opponent_away", { name: room.players[away.seat]?.username ?? "?", seconds: left }));
+    ctx.banner(t("room.opponent_away", { name: room.players[away.seat]?.username ?? "?", seconds: ctx.number(left) }));
   }
 
   const channel = new Channel(`/ws/game/${id}`, {
@@ -407,17 +485,22 @@ export async function mount(main, ctx) {
           room.legal = d.legal;
           room.clock = d.clock;
           room.clockAt = performance.now();
+          room.held = d.held ?? 0;
           room.presence = d.presence.map((p) => ({ ...p, at: performance.now() }));
           room.aborted = d.aborted || null;
           room.pending = false;
+          loadRecord();
           break;
         case "event":
-          room.events.push(d);
+          room.moves.add([d]);
           announce(d);
+          if (d.type === "game_finished") showGameOver(d);
+          if (d.type === "match_finished") between.hide();  // a forfeit ends it with the game
           if (d.type === "finished" || d.type === "match_finished") ctx.refreshMe();
           return renderLog();
         case "state":
           room.state = d;
+          if (d.held !== undefined) room.held = d.held;
           if (d.clock !== undefined) {
             room.clock = d.clock;
             room.clockAt = performance.now();
@@ -445,6 +528,7 @@ export async function mount(main, ctx) {
           break;
         case "aborted":  // a player never arrived: no result, the stakes went back
           room.aborted = d;
+          room.held = 0;
           room.legal = null;
           room.pending = false;
           if (room.summary) room.summary.status = "aborted";
@@ -496,28 +580,11 @@ export async function mount(main, ctx) {
     document.title = pageTitle;
     window.removeEventListener("sheshbesh:user-frame", onUserFrame);
     clearInterval(ticker);
+    between.hide();
+    fitting.disconnect();
+    window.removeEventListener("resize", fitBoard);
     channel.close();
     if (room.board) room.board.destroy();
     ctx.banner("");
   };
-}
-
-function describe(t, event, nameOfSide) {
-  const who = event.side ? nameOfSide(event.side) : "";
-  switch (event.type) {
-    case "opening": return event.starter ? t("log.opening", { name: nameOfSide(event.starter), dice: (event.first_dice || event.dice || []).join("-") }) : t("log.opening_tie");
-    case "rolled": return t("log.rolled", { name: who, dice: event.dice.join("-") });
-    case "played": return t("log.played", { name: who, play: event.play || event.move || "" });
-    case "passed": return t("log.passed", { name: who });
-    case "doubled": return t("log.doubled", { name: who, value: event.cube ?? "" });
-    case "taken": return t("log.taken", { name: who });
-    case "dropped": return t("log.dropped", { name: who });
-    case "beavered": return t("log.beavered", { name: who });
-    case "resign_offered": return t("log.resign_offered", { name: who, level: t(`result.level_${event.level}`) });
-    case "timeout": return t("log.timeout", { name: who });
-    case "draw_offered": return t("log.draw_offered", { name: who });
-    case "game_finished": return t("log.game_finished", { game: event.game });
-    case "finished": return t("log.finished");
-    default: return null;
-  }
 }

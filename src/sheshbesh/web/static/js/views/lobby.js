@@ -216,7 +216,7 @@ function requestRow(ctx, request, busy) {
     h("td", {}, h("a", { class: "who", href: `#/profile/${request.owner.username}` },
       avatarImg(request.owner, 24), request.owner.username),
       request.owner.rating ? h("span", { class: "rating muted", "data-testid": "owner-rating" },
-        ` ${request.owner.rating.shown}`) : null),
+        ` ${ctx.rating(request.owner.rating)}`) : null),
     h("td", { class: "wide" }, t(`variant.${request.variant}`), " ", optionTags(t, request)),
     h("td", { class: "num" }, request.stake ? t("fun.amount", { amount: ctx.number(request.stake) }) : t("lobby.free")),
     h("td", {}, clockLabel(t, request.clock)),

@@ -26,9 +26,9 @@ export async function mount(main, ctx) {
         profile.closed ? h("span", { class: "tag", "data-testid": "closed" }, t("profile.closed")) : null),
       h("p", { class: "muted" }, t("profile.member_since", { date: when(profile.created_at) })),
       h("p", { class: "row" },
-        stat(t("profile.played"), profile.played), stat(t("profile.won"), profile.won),
-        stat(t("profile.lost"), profile.lost), stat(t("profile.drawn"), profile.drawn),
-        stat(t("profile.playing"), profile.playing),
+        stat(t("profile.played"), ctx.number(profile.played)), stat(t("profile.won"), ctx.number(profile.won)),
+        stat(t("profile.lost"), ctx.number(profile.lost)), stat(t("profile.drawn"), ctx.number(profile.drawn)),
+        stat(t("profile.playing"), ctx.number(profile.playing)),
         own ? stat(t("profile.balance"), t("fun.amount", { amount: ctx.number(profile.balance) })) : null),
       profile.closed ? null : relationButtons(ctx, profile))));
 
@@ -50,7 +50,7 @@ export async function mount(main, ctx) {
         h("td", { class: "num", "data-label": t("lobby.stake") },
           t("fun.amount", { amount: ctx.number(game.stake) })),
         h("td", { "data-label": t("profile.result") }, outcome(t, game)),
-        h("td", { class: "num", "data-label": t("profile.rating_change") }, delta(game)),
+        h("td", { class: "num", "data-label": t("profile.rating_change") }, delta(ctx, game)),
         h("td", {}, h("a", { href: `#/game/${game.id}` },
           game.status === "live" ? t("profile.open") : t("profile.replay")))))))
       : h("p", { class: "empty" }, t("profile.no_games"))));
@@ -111,8 +111,8 @@ function ratingsCard(ctx, profile) {
           h("tbody", {}, pools.map(([pool, rating]) => h("tr", {},
             h("td", { "data-label": t("lobby.game") }, t(`variant.${pool}`)),
             h("td", { class: "num", "data-label": t("profile.rating"),
-                      title: rating.provisional ? t("profile.provisional") : null }, rating.shown),
-            h("td", { class: "num", "data-label": t("profile.rated_games") }, String(rating.games))))))
+                      title: rating.provisional ? t("profile.provisional") : null }, ctx.rating(rating)),
+            h("td", { class: "num", "data-label": t("profile.rated_games") }, ctx.number(rating.games))))))
       : h("p", { class: "empty" }, t("profile.no_ratings")));
 }
 
@@ -188,10 +188,10 @@ function stat(label, value) {
   return h("span", { class: "card" }, h("strong", {}, String(value)), " ", h("span", { class: "muted" }, label));
 }
 
-function delta(game) {
+function delta(ctx, game) {
   if (game.rating_change === null || game.rating_change === undefined) return "";
   const value = game.rating_change;
-  return h("span", { class: value >= 0 ? "good" : "bad" }, `${value >= 0 ? "+" : "−"}${Math.abs(value).toFixed(2)}`);
+  return h("span", { class: value >= 0 ? "good" : "bad" }, ctx.signed(Math.round(value)));
 }
 
 function outcome(t, game) {
