@@ -181,18 +181,25 @@ def test_a_beaver_is_offered_only_when_it_can_be_covered(new_player, club, stake
         assert doubled.act({"type": "take"})["t"] == "state"
 
 
+def play_until_a_turn_starts(players: list[GameSocket]) -> GameSocket:
+    """Play on (random menu picks, never resigning) until a player is to roll after the
+    opening: where the rules let him double with the cube in the middle (BG-11)."""
+    while True:
+        mover = next_mover(players)
+        assert mover is not None
+        menu = [m for m in mover.legal or [] if m["type"] != "resign"]
+        opening = any(e["type"] == "opening" for e in mover.events[-3:])
+        if {"type": "roll"} in menu and mover.state.get("phase") == "roll" and not opening:
+            return mover
+        assert mover.act(random.Random(mover.v).choice(menu))["t"] == "state"
+
+
 def test_a_refused_cube_raise_never_tells_a_balance(new_player):
     """Issue 16, item 12: the refusal says the raise cannot be covered, not who has how
     much (it said "ann has 40000")."""
     ann, bob = new_player("ann"), new_player("bob")
     _, a, b = open_game(ann, bob, variant="backgammon", stake=20_000, cube=True)
-    while True:
-        mover = next_mover([a, b])
-        assert mover is not None
-        if {"type": "double"} in (mover.legal or []):
-            break
-        menu = [m for m in mover.legal or [] if m["type"] != "resign"]
-        assert mover.act(random.Random(mover.v).choice(menu))["t"] == "state"
+    mover = play_until_a_turn_starts([a, b])
     refused = mover.act({"type": "double"})
     assert refused["t"] == "error" and refused["d"]["error"] == "insufficient_funds"
     message = refused["d"]["message"]
@@ -200,18 +207,22 @@ def test_a_refused_cube_raise_never_tells_a_balance(new_player):
     assert "40000" not in message and not re.search(r"\b(ann|bob)\b", message)
 
 
-def test_a_double_nobody_can_cover_is_refused_and_changes_nothing(new_player):
-    """PL-5: at stake 20 000 the start holds 60 000 each; a double would need 120 000."""
+@pytest.mark.parametrize(("stake", "offered"), [(100, True), (20_000, False)])
+def test_a_double_is_offered_only_when_it_can_be_covered(new_player, stake, offered):
+    """PL-5: at stake 20 000 the start holds 60 000 each and a double would need 120 000:
+    the menu leaves it off (also on a reconnect), and one sent anyway is refused and
+    changes nothing. At stake 100 it is offered."""
     ann, bob = new_player("ann"), new_player("bob")
-    _, a, b = open_game(ann, bob, variant="backgammon", stake=20_000, cube=True)
-    assert ann.balance() == START - 60_000
-    while True:  # play on until someone may double
-        mover = next_mover([a, b])
-        assert mover is not None
-        if {"type": "double"} in (mover.legal or []):
-            break
-        menu = [m for m in mover.legal or [] if m["type"] != "resign"]
-        assert mover.act(random.Random(mover.v).choice(menu))["t"] == "state"
+    game_id, a, b = open_game(ann, bob, variant="backgammon", stake=stake, cube=True)
+    assert ann.balance() == START - 3 * stake
+    mover = play_until_a_turn_starts([a, b])
+    assert ({"type": "double"} in (mover.legal or [])) is offered
+    again = (ann if mover is a else bob).watch(game_id)
+    snapshot = again.until(lambda f: f["t"] == "snapshot")
+    assert ({"type": "double"} in snapshot["d"]["legal"]) is offered
+    again.close()
+    if offered:
+        return
     seq = mover.v
     refused = mover.act({"type": "double"})
     assert refused["t"] == "error" and refused["d"]["error"] == "insufficient_funds"

@@ -217,23 +217,26 @@ class Round:
         return [frame for frame in self.table.legal() if frame["type"] not in self.uncovered]
 
     async def check_cover(self) -> None:
-        """Leave a beaver off the menu when either side could not hold its escrow (PL-5):
-        a player is never offered an answer that the money would refuse. (A double stays
-        on: refused, it says why, and the doubler may simply roll.)"""
+        """Leave a double or a beaver off the menu when the escrow could not hold what it
+        raises (PL-5: a cube action beyond a player's free balance is not offered), so a
+        player is never offered what the money would refuse; sent anyway, it is refused."""
         self.uncovered = frozenset()
         game, table, seat = self.game, self.table, None
         if game is not None and table is not None and game.stake > 0:
             seat = self.to_act_seat()
         if seat is None or table is None or game is None:
             return
-        beaver = {"type": "beaver"}
-        if beaver not in table.legal():
+        menu = table.legal()
+        raises = [frame for frame in ({"type": "double"}, {"type": "beaver"}) if frame in menu]
+        if not raises:
             return
-        needed = game.stake * table.exposure_after(beaver, table.side_of(seat))
+        uncovered = set()
         async with self.club.db.read() as session:
-            covered = await escrow.can_cover(self.club, session, game, needed, self.club.now())
-        if not covered:
-            self.uncovered = frozenset({"beaver"})
+            for frame in raises:
+                needed = game.stake * table.exposure_after(frame, table.side_of(seat))
+                if not await escrow.can_cover(self.club, session, game, needed, self.club.now()):
+                    uncovered.add(frame["type"])
+        self.uncovered = frozenset(uncovered)
 
     def snapshot(self, seat: int | None, now: float, shown: Table | None = None) -> dict[str, Any]:
         """The game at ``now`` for ``seat``; with ``shown`` (:meth:`shown`, for a spectator)
