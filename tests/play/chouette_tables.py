@@ -13,6 +13,7 @@ from dice_sources import ListDice
 from sheshbesh.games.race import Position, Side
 from sheshbesh.play import actions as act
 from sheshbesh.play.chouette import Board, ChouetteGame, Lineup, replay
+from sheshbesh.play.cube import Cube
 from sheshbesh.play.race import Phase as BoardPhase
 
 ANN, BEN, CID, DORA = 0, 1, 2, 3
@@ -28,10 +29,12 @@ class Table:
         self.dice = ListDice(dice or [])
 
     def do(self, action: object) -> list[dict]:
+        """Apply ``action``; unless the game was set up by hand, its log must replay to it."""
         step = self.game.apply(action, self.dice)  # type: ignore[arg-type]
         self.game = step.game
         self.events += step.events
-        assert replay(self.created, self.events) == self.game
+        if self.created is not None:
+            assert replay(self.created, self.events) == self.game
         return list(step.events)
 
     def refused(self, action: object, error: type[Exception], words: str | None = None) -> None:
@@ -41,11 +44,18 @@ class Table:
         assert self.game == before
 
     def set_board(self, text: str) -> None:
-        """Put the board at a position at the start of a turn (the examples' shortcut)."""
+        """Put the board at a position at the start of a turn, its doubling window open
+        (the examples' shortcut)."""
         position = Position.from_text("backgammon", text)
         board = dataclasses.replace(self.game.board, position=position, phase=BoardPhase.ROLL)
-        self.game = dataclasses.replace(self.game, board=board)
+        self.game = dataclasses.replace(self.game, board=board, window_closed=False, called=())
         self.created = None  # a set-up board has no log of its own to replay
+
+    def set_cube(self, seat: int, cube: Cube) -> None:
+        """Give crew member ``seat`` the cube an earlier double would have left him."""
+        cubes = tuple((s, cube if s == seat else c) for s, c in self.game.cubes)
+        self.game = dataclasses.replace(self.game, cubes=cubes)
+        self.created = None
 
     def do_set(self, action: object) -> list[dict]:
         step = self.game.apply(action, self.dice)  # type: ignore[arg-type]

@@ -1,5 +1,6 @@
 """Chouette (CH-1 … CH-10) through its state machine: the worked examples CH-E1 … CH-E5
-by hand, every refusal, timeouts, and random whole games checked for invariants.
+by hand, every refusal, and random whole games checked for invariants. Timeouts and
+absences (PL-7) are in test_chouette_forfeits.py.
 
 Seats in the examples (chouette_tables.py): Ann 0, Ben 1, Cid 2, Dora 3. Money is
 counted in stakes S.
@@ -249,44 +250,6 @@ def test_nothing_is_accepted_before_the_opening_or_after_the_end():
         table.do(Answer(seat, take=False))
     table.refused(Double(BEN), IllegalAction, "over")
     assert table.game.legal_actions(BEN) == []
-
-
-# --- timeouts (PL-7) ------------------------------------------------------------------
-
-
-def test_an_unanswered_double_is_a_drop_and_a_silent_banker_drops_every_cube():
-    table = started()
-    table.do(Double(BEN, (DORA, CID)))
-    table.do(Answer(DORA, take=True))
-    table.do(Timeout(CID))
-    assert CID in table.game.out and paid(table.game)[CID] == -1
-    crew = started(crew_first=False)
-    crew.do(Double(CID))
-    crew.do(Double(ANN))
-    crew.do(Timeout(BEN))
-    assert crew.game.crew_in == (DORA,) and paid(crew.game) == {BEN: -2, ANN: 1, CID: 1, DORA: 0}
-    assert crew.game.captain == DORA
-
-
-def test_a_banker_out_of_time_loses_the_board_to_every_member_still_in():
-    table = started()
-    table.do(Timeout(BEN))
-    game = table.game
-    assert game.finished and game.winner == "crew" and game.reason == "PL-7"
-    level = game.payout()[0][1] // -3  # the banker paid each of three members level × 1
-    assert level in (1, 2, 3) and paid(game) == {BEN: -3 * level, ANN: level, DORA: level,
-                                                 CID: level}  # fmt: skip
-    assert game.next_lineup == Lineup(ANN, (DORA, CID, BEN))
-
-
-def test_a_captain_out_of_time_forfeits_his_bet_and_the_next_member_plays_on():
-    table = started(crew_first=False)
-    before = table.game.board
-    table.do(Timeout(ANN))
-    game = table.game
-    assert ANN in game.out and game.captain == DORA and game.board == before
-    assert paid(game)[ANN] < 0 and sum(paid(game).values()) == 0
-    assert game.waiting_for() == (DORA,)
 
 
 # --- CH-10 escrow --------------------------------------------------------------------
