@@ -240,6 +240,46 @@ def test_refusals_on_the_crew_s_turn():
     table.refused(Answer(ANN, take=True), NotYourTurn, "banker answers")
 
 
+RESIGNING, CUBE, TIMEOUT, OTHER = (
+    r"no resignation in chouette \(CH-10\)",
+    r"each member's own cube \(CH-3\)",
+    r"the server's Timeout of a seat \(PL-7\)",
+    "not a move on the board",
+)
+NOT_ON_THE_BOARD = [
+    pytest.param(lambda side: act.Resign(side, 1), RESIGNING, id="resign-single"),
+    pytest.param(lambda side: act.Resign(side, 3), RESIGNING, id="resign-backgammon"),
+    pytest.param(act.AcceptResign, RESIGNING, id="accept-resign"),
+    pytest.param(act.DeclineResign, RESIGNING, id="decline-resign"),
+    pytest.param(act.Double, CUBE, id="double"),
+    pytest.param(act.Take, CUBE, id="take"),
+    pytest.param(act.Drop, CUBE, id="drop"),
+    pytest.param(act.Beaver, CUBE, id="beaver"),
+    pytest.param(act.Timeout, TIMEOUT, id="timeout"),
+    pytest.param(lambda side: act.Start(), OTHER, id="start"),
+    pytest.param(lambda side: Double(BEN), OTHER, id="chouette-double"),
+    pytest.param(lambda side: Board(BEN, act.Roll(side)), OTHER, id="board-in-board"),
+    pytest.param(lambda side: "13/7", OTHER, id="text"),
+]
+
+
+@pytest.mark.parametrize(("make", "words"), NOT_ON_THE_BOARD)
+@pytest.mark.parametrize("moment", ["banker before rolling", "captain after rolling"])
+def test_ch10_gen3_the_board_takes_only_moves_whoever_sends_the_rest(make, words, moment):
+    """GEN-3: the board wrapper passes on only rolls and plays. Resigning (CH-10),
+    the board's own cube (CH-3) and a timeout (PL-7: the server's, with its own
+    rules) are refused for the mover and anyone else, and nothing changes."""
+    if moment == "banker before rolling":
+        table, mover, side = started(), BEN, Side.WHITE
+    else:
+        table = started(crew_first=False)
+        table.dice.rolls.append((6, 5))
+        table.do(Board(ANN, act.Roll(Side.BLACK)))
+        mover, side = ANN, Side.BLACK
+    for seat in (mover, DORA):
+        table.refused(Board(seat, make(side)), IllegalAction, words)
+
+
 def test_nothing_is_accepted_before_the_opening_or_after_the_end():
     table = Table(dice=[(1, 3)])
     table.refused(Board(ANN, act.Roll(Side.BLACK)), IllegalAction, "not started")

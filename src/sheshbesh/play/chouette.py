@@ -126,12 +126,20 @@ class Answer:
     cube: int | None = None
 
 
+BoardMove = act.Roll | act.Move | act.Undo | act.Confirm | act.PlayText
+
+
 @dataclass(frozen=True, slots=True)
 class Board:
-    """A move on the board (roll, step, undo, confirm, a whole play) by banker or captain."""
+    """A move on the board (roll, step, undo, confirm, a whole play) by banker or captain.
+
+    Nothing else reaches the board (GEN-3): it would allow a resignation, its own
+    cube and a timeout, which chouette replaces with drops (CH-10), each member's
+    cube (CH-3) and :class:`Timeout` (PL-7).
+    """
 
     seat: int
-    action: act.Roll | act.Move | act.Undo | act.Confirm | act.PlayText
+    action: BoardMove
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,6 +378,22 @@ def _set_cube(cubes: tuple[tuple[int, Cube], ...], seat: int, cube: Cube) -> tup
 # --- decide: checking actions and choosing events ------------------------------------
 
 
+def _check_board_move(move: object) -> None:
+    """Refuse what the board would take but chouette does not (GEN-3), naming why."""
+    if isinstance(move, BoardMove):
+        return
+    if isinstance(move, act.Resign | act.AcceptResign | act.DeclineResign):
+        raise IllegalAction("no resignation in chouette (CH-10): a member leaves by a drop")
+    if isinstance(move, act.Double | act.Take | act.Drop | act.Beaver):
+        raise IllegalAction(
+            "the board has no cube: each member's own cube (CH-3) is doubled and answered"
+            " with chouette's Double and Answer"
+        )
+    if isinstance(move, act.Timeout):
+        raise IllegalAction("a timeout is the server's Timeout of a seat (PL-7), not a board move")
+    raise IllegalAction(f"{move!r} is not a move on the board (roll, step, undo, confirm, play)")
+
+
 class _Decider:
     def __init__(self, game: ChouetteGame, dice: act.DiceSource | None, out: list[Event]):
         self.game = game
@@ -414,6 +438,7 @@ class _Decider:
 
     def on_board_action(self, action: Board) -> None:
         game = self.game
+        _check_board_move(action.action)
         if game.phase is not Phase.BOARD:
             raise NotYourTurn("the doubles must be answered first")
         side = game.side_of(action.seat)
