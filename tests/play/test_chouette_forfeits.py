@@ -10,17 +10,38 @@
   the position would have if the crew bore off now (BF-15 counting; Jacoby is off in
   chouette, CH-3, so a gammon counts with the cube in the middle).
 
+A property test then lets anyone time out at random moments of random games: no
+money or checker is ever made or lost.
+
 Seats (chouette_tables.py): Ann 0, Ben 1 (the banker), Cid 2, Dora 3. Money in S.
 """
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from chouette_tables import ANN, BEN, CID, DORA, paid, started
+from dice_sources import SeededDice
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sheshbesh.games.race import Side
+from sheshbesh.games.race.notation import parse_play
+from sheshbesh.games.race.position import CHECKERS
 from sheshbesh.play import actions as act
-from sheshbesh.play.chouette import Answer, Board, Double, Lineup, Phase, Timeout
+from sheshbesh.play.chouette import (
+    Action,
+    Answer,
+    Board,
+    ChouetteGame,
+    Double,
+    Lineup,
+    Phase,
+    Timeout,
+    draw_order,
+    replay,
+)
 from sheshbesh.play.cube import Cube
 from sheshbesh.play.errors import IllegalAction
 from sheshbesh.play.race import Phase as BoardPhase
@@ -212,3 +233,75 @@ def test_pl7_a_banker_out_of_time_after_rolling_forfeits_the_same_way():
     game = table.game
     # White's back checkers still stand in Black's home: a backgammon (BG-8), 3 × 1 each.
     assert game.reason == "PL-7" and paid(game) == {BEN: -9, ANN: 3, DORA: 3, CID: 3}
+
+
+# --- random play with random timeouts ----------------------------------------------------
+
+
+def random_action(game: ChouetteGame, rng: random.Random, timeouts: float) -> Action:
+    """A seat the game waits for times out, or acts from its menu: now and then a
+    double (a bettor may call one), an answer that is mostly a take, else a move."""
+    waiting = game.waiting_for()
+    answering = game.phase is not Phase.BOARD  # few moments, so time out more often there
+    if rng.random() < timeouts * (10 if answering else 1):
+        return Timeout(rng.choice(waiting))
+    callers = [s for s in game.crew_in if s != game.captain and game.doublable(s)]
+    if callers and rng.random() < 0.1:
+        return Double(rng.choice(callers))
+    seat = rng.choice(waiting)
+    may = game.doublable(seat)
+    if may and rng.random() < 0.1:
+        return Double(seat, tuple(rng.sample(may, rng.randint(1, len(may)))))
+    menu = game.legal_actions(seat)
+    answers = [a for a in menu if isinstance(a, Answer)]
+    if answers:
+        cube = rng.choice(answers).cube
+        return Answer(seat, rng.random() < 0.75, cube)
+    return rng.choice(
+        [a for a in menu if isinstance(a, Board) and not isinstance(a.action, act.Undo)]
+    )
+
+
+def borne_off_by_plays(events: list[dict]) -> dict[Side, int]:
+    """Checkers each side bore off, counted from the plays' notation alone."""
+    off = dict.fromkeys(Side, 0)
+    for event in events:
+        if event["type"] == "board" and event["e"]["type"] == "played":
+            side = Side.from_letter(event["e"]["side"])
+            paths = parse_play(event["e"]["play"])
+            off[side] += sum(path.count for path in paths if path.points[-1] == 0)
+    return off
+
+
+@settings(max_examples=30)
+@given(seed=st.integers(0, 10**6), seats=st.integers(3, 8),
+       timeouts=st.sampled_from([0.002, 0.01, 0.05]))  # fmt: skip
+def test_pl7_random_play_with_random_timeouts_neither_makes_nor_loses_money_or_checkers(
+    seed, seats, timeouts
+):
+    """Whoever times out whenever (PL-7): every step's payments sum to zero, none
+    takes more from a player than CH-10 holds for him, each side keeps its fifteen
+    checkers (those on the board and the bar plus those its plays bore off), and the
+    log replays to the live game."""
+    rng = random.Random(seed)
+    lineup = draw_order(list(range(seats)), lambda n: [rng.randint(1, 6) for _ in range(n)])
+    game, created = ChouetteGame.create(lineup)
+    dice = SeededDice(seed)
+    game, events = (step := game.apply(act.Start(), dice)).game, list(step.events)
+    while not game.finished:
+        assert len(events) < 5000, "a game that never ends"
+        step = game.apply(random_action(game, rng, timeouts), dice)
+        paid_now = dict.fromkeys((game.banker, *game.lineup.rotation), 0)
+        for event in step.events:
+            for seat, amount in event.get("paid", ()):
+                paid_now[seat] += amount
+        assert sum(paid_now.values()) == 0
+        for seat, amount in paid_now.items():
+            assert -amount <= game.exposure(seat), (seat, amount, game.exposure(seat))
+        game, events = step.game, events + list(step.events)
+        position, off = game.board.position, borne_off_by_plays(events)
+        for side in Side:
+            assert position.on_board(side) + position.bar[side] + off[side] == CHECKERS
+            assert position.borne_off(side) == off[side]
+    assert sum(amount for _, amount in game.payout()) == 0
+    assert replay(created, events) == game
