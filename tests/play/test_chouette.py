@@ -1,20 +1,22 @@
 """Chouette (CH-1 … CH-10) through its state machine: the worked examples CH-E1 … CH-E5
-by hand, every refusal, timeouts, and random whole games checked for invariants.
+by hand, every refusal, and random whole games checked for invariants. Timeouts and
+absences (PL-7) are in test_chouette_forfeits.py.
 
-Seats in the examples: Ann 0, Ben 1, Cid 2, Dora 3. Money is counted in stakes S.
+Seats in the examples (chouette_tables.py): Ann 0, Ben 1, Cid 2, Dora 3. Money is
+counted in stakes S.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
-from dice_sources import ListDice, SeededDice
+from chouette_tables import ANN, BEN, CH_E1, CID, DORA, Table, bear_off, paid, started
+from dice_sources import SeededDice
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sheshbesh.games.race import Position, Side
+from sheshbesh.games.race import Side
 from sheshbesh.play import actions as act
 from sheshbesh.play.chouette import (
     Answer,
@@ -31,67 +33,6 @@ from sheshbesh.play.cube import Cube
 from sheshbesh.play.errors import IllegalAction, InvalidOptions, NotYourTurn
 from sheshbesh.play.race import Phase as BoardPhase
 from sheshbesh.play.result import END_RULES
-
-ANN, BEN, CID, DORA = 0, 1, 2, 3
-CH_E1 = Lineup(BEN, (ANN, DORA, CID))
-
-
-class Table:
-    """A game with its log: every step is applied, and the log must replay to it."""
-
-    def __init__(self, lineup: Lineup = CH_E1, dice: list[tuple[int, ...]] | None = None):
-        self.game, self.created = ChouetteGame.create(lineup)
-        self.events: list[dict] = []
-        self.dice = ListDice(dice or [])
-
-    def do(self, action: object) -> list[dict]:
-        step = self.game.apply(action, self.dice)  # type: ignore[arg-type]
-        self.game = step.game
-        self.events += step.events
-        assert replay(self.created, self.events) == self.game
-        return list(step.events)
-
-    def refused(self, action: object, error: type[Exception], words: str | None = None) -> None:
-        before = self.game
-        with pytest.raises(error, match=words):
-            self.game.apply(action, self.dice)  # type: ignore[arg-type]
-        assert self.game == before
-
-    def set_board(self, text: str) -> None:
-        """Put the board at a position at the start of a turn (the examples' shortcut)."""
-        position = Position.from_text("backgammon", text)
-        board = dataclasses.replace(self.game.board, position=position, phase=BoardPhase.ROLL)
-        self.game = dataclasses.replace(self.game, board=board)
-        self.created = None  # a set-up board has no log of its own to replay
-
-    def do_set(self, action: object) -> list[dict]:
-        step = self.game.apply(action, self.dice)  # type: ignore[arg-type]
-        self.game = step.game
-        return list(step.events)
-
-
-def started(crew_first: bool = True) -> Table:
-    """CH-E1's lineup after the opening: the captain (Black) opened 3-1 with 8/5 6/5."""
-    table = Table(dice=[(1, 3) if crew_first else (3, 1)])
-    table.do(act.Start())
-    mover = table.game.captain if crew_first else BEN
-    table.do(Board(mover, act.PlayText(Side.BLACK if crew_first else Side.WHITE, "8/5 6/5")))
-    return table
-
-
-def bear_off(table: Table, seat: int) -> list[dict]:
-    """Play the rolled dice step by step (the last checkers off) until the game ends."""
-    events: list[dict] = []
-    while not table.game.finished:
-        menu = [a for a in table.game.legal_actions(seat) if isinstance(a, Board)]
-        confirm = [a for a in menu if isinstance(a.action, act.Confirm)]
-        events += table.do_set(confirm[0] if confirm else menu[0])
-    return events
-
-
-def paid(game: ChouetteGame) -> dict[int, int]:
-    return dict(game.payout())
-
 
 # --- CH-1, CH-2: who sits where -------------------------------------------------------
 
@@ -299,6 +240,46 @@ def test_refusals_on_the_crew_s_turn():
     table.refused(Answer(ANN, take=True), NotYourTurn, "banker answers")
 
 
+RESIGNING, CUBE, TIMEOUT, OTHER = (
+    r"no resignation in chouette \(CH-10\)",
+    r"each member's own cube \(CH-3\)",
+    r"the server's Timeout of a seat \(PL-7\)",
+    "not a move on the board",
+)
+NOT_ON_THE_BOARD = [
+    pytest.param(lambda side: act.Resign(side, 1), RESIGNING, id="resign-single"),
+    pytest.param(lambda side: act.Resign(side, 3), RESIGNING, id="resign-backgammon"),
+    pytest.param(act.AcceptResign, RESIGNING, id="accept-resign"),
+    pytest.param(act.DeclineResign, RESIGNING, id="decline-resign"),
+    pytest.param(act.Double, CUBE, id="double"),
+    pytest.param(act.Take, CUBE, id="take"),
+    pytest.param(act.Drop, CUBE, id="drop"),
+    pytest.param(act.Beaver, CUBE, id="beaver"),
+    pytest.param(act.Timeout, TIMEOUT, id="timeout"),
+    pytest.param(lambda side: act.Start(), OTHER, id="start"),
+    pytest.param(lambda side: Double(BEN), OTHER, id="chouette-double"),
+    pytest.param(lambda side: Board(BEN, act.Roll(side)), OTHER, id="board-in-board"),
+    pytest.param(lambda side: "13/7", OTHER, id="text"),
+]
+
+
+@pytest.mark.parametrize(("make", "words"), NOT_ON_THE_BOARD)
+@pytest.mark.parametrize("moment", ["banker before rolling", "captain after rolling"])
+def test_ch10_gen3_the_board_takes_only_moves_whoever_sends_the_rest(make, words, moment):
+    """GEN-3: the board wrapper passes on only rolls and plays. Resigning (CH-10),
+    the board's own cube (CH-3) and a timeout (PL-7: the server's, with its own
+    rules) are refused for the mover and anyone else, and nothing changes."""
+    if moment == "banker before rolling":
+        table, mover, side = started(), BEN, Side.WHITE
+    else:
+        table = started(crew_first=False)
+        table.dice.rolls.append((6, 5))
+        table.do(Board(ANN, act.Roll(Side.BLACK)))
+        mover, side = ANN, Side.BLACK
+    for seat in (mover, DORA):
+        table.refused(Board(seat, make(side)), IllegalAction, words)
+
+
 def test_nothing_is_accepted_before_the_opening_or_after_the_end():
     table = Table(dice=[(1, 3)])
     table.refused(Board(ANN, act.Roll(Side.BLACK)), IllegalAction, "not started")
@@ -309,44 +290,6 @@ def test_nothing_is_accepted_before_the_opening_or_after_the_end():
         table.do(Answer(seat, take=False))
     table.refused(Double(BEN), IllegalAction, "over")
     assert table.game.legal_actions(BEN) == []
-
-
-# --- timeouts (PL-7) ------------------------------------------------------------------
-
-
-def test_an_unanswered_double_is_a_drop_and_a_silent_banker_drops_every_cube():
-    table = started()
-    table.do(Double(BEN, (DORA, CID)))
-    table.do(Answer(DORA, take=True))
-    table.do(Timeout(CID))
-    assert CID in table.game.out and paid(table.game)[CID] == -1
-    crew = started(crew_first=False)
-    crew.do(Double(CID))
-    crew.do(Double(ANN))
-    crew.do(Timeout(BEN))
-    assert crew.game.crew_in == (DORA,) and paid(crew.game) == {BEN: -2, ANN: 1, CID: 1, DORA: 0}
-    assert crew.game.captain == DORA
-
-
-def test_a_banker_out_of_time_loses_the_board_to_every_member_still_in():
-    table = started()
-    table.do(Timeout(BEN))
-    game = table.game
-    assert game.finished and game.winner == "crew" and game.reason == "PL-7"
-    level = game.payout()[0][1] // -3  # the banker paid each of three members level × 1
-    assert level in (1, 2, 3) and paid(game) == {BEN: -3 * level, ANN: level, DORA: level,
-                                                 CID: level}  # fmt: skip
-    assert game.next_lineup == Lineup(ANN, (DORA, CID, BEN))
-
-
-def test_a_captain_out_of_time_forfeits_his_bet_and_the_next_member_plays_on():
-    table = started(crew_first=False)
-    before = table.game.board
-    table.do(Timeout(ANN))
-    game = table.game
-    assert ANN in game.out and game.captain == DORA and game.board == before
-    assert paid(game)[ANN] < 0 and sum(paid(game).values()) == 0
-    assert game.waiting_for() == (DORA,)
 
 
 # --- CH-10 escrow --------------------------------------------------------------------

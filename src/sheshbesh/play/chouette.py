@@ -24,9 +24,9 @@ Decisions of our own (docs/decisions.md): the banker plays White; a bettor's cal
 is seen by the table when made (crew members may consult anyway, CH-4), the
 window closes when the captain acts; the captain stays first in the rotation
 order, so a new captain moves to the front and the dropped one to the end; a
-captain who runs out of time forfeits his own bet as a dropped member and the
-next member still in takes the board over; a banker who runs out of time loses
-the board at the forfeit level (PL-7).
+captain who runs out of time on his turn drops his cube (its value now, PL-7)
+and the next member still in takes the turn over where it stands; a banker who
+runs out of time on his turn loses the board at the forfeit level (PL-7).
 """
 
 from __future__ import annotations
@@ -126,12 +126,20 @@ class Answer:
     cube: int | None = None
 
 
+BoardMove = act.Roll | act.Move | act.Undo | act.Confirm | act.PlayText
+
+
 @dataclass(frozen=True, slots=True)
 class Board:
-    """A move on the board (roll, step, undo, confirm, a whole play) by banker or captain."""
+    """A move on the board (roll, step, undo, confirm, a whole play) by banker or captain.
+
+    Nothing else reaches the board (GEN-3): it would allow a resignation, its own
+    cube and a timeout, which chouette replaces with drops (CH-10), each member's
+    cube (CH-3) and :class:`Timeout` (PL-7).
+    """
 
     seat: int
-    action: act.Roll | act.Move | act.Undo | act.Confirm | act.PlayText
+    action: BoardMove
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,6 +356,8 @@ def evolve(game: ChouetteGame, event: Event) -> ChouetteGame:
                        lineup=Lineup(game.banker, tuple(event["rotation"])))  # fmt: skip
         if not event.get("roll_next"):
             changes["roll_after"] = False
+    elif kind == "captain_replaced":
+        changes["lineup"] = Lineup(game.banker, tuple(event["rotation"]))
     elif kind == "rolling_on":
         changes["roll_after"] = False
     elif kind == "finished":
@@ -366,6 +376,22 @@ def _set_cube(cubes: tuple[tuple[int, Cube], ...], seat: int, cube: Cube) -> tup
 
 
 # --- decide: checking actions and choosing events ------------------------------------
+
+
+def _check_board_move(move: object) -> None:
+    """Refuse what the board would take but chouette does not (GEN-3), naming why."""
+    if isinstance(move, BoardMove):
+        return
+    if isinstance(move, act.Resign | act.AcceptResign | act.DeclineResign):
+        raise IllegalAction("no resignation in chouette (CH-10): a member leaves by a drop")
+    if isinstance(move, act.Double | act.Take | act.Drop | act.Beaver):
+        raise IllegalAction(
+            "the board has no cube: each member's own cube (CH-3) is doubled and answered"
+            " with chouette's Double and Answer"
+        )
+    if isinstance(move, act.Timeout):
+        raise IllegalAction("a timeout is the server's Timeout of a seat (PL-7), not a board move")
+    raise IllegalAction(f"{move!r} is not a move on the board (roll, step, undo, confirm, play)")
 
 
 class _Decider:
@@ -412,6 +438,7 @@ class _Decider:
 
     def on_board_action(self, action: Board) -> None:
         game = self.game
+        _check_board_move(action.action)
         if game.phase is not Phase.BOARD:
             raise NotYourTurn("the doubles must be answered first")
         side = game.side_of(action.seat)
@@ -465,11 +492,11 @@ class _Decider:
         if not self.game.pending:
             self.answers_in()
 
-    def drop(self, member: int, member_pays: bool, kind: str = "cube_dropped",
-             value: int | None = None) -> None:  # fmt: skip
-        """A drop pays the pre-double value at once, to the other side of that cube."""
+    def drop(self, member: int, member_pays: bool, kind: str = "cube_dropped") -> None:
+        """A drop pays the cube's value before the double at once, to the other side of
+        that cube (CH-5, CH-7); a forfeiting captain's cube pays its value now (PL-7)."""
         game = self.game
-        amount = game.cube_of(member).value if value is None else value
+        amount = game.cube_of(member).value
         sign = -1 if member_pays else 1
         paid = [[member, sign * amount], [game.banker, -sign * amount]]
         self.emit({"type": kind, "cube": member, "paid": paid})
@@ -523,16 +550,16 @@ class _Decider:
         elif seat == game.banker:
             level = forfeit_level(game.board.position, BANKER)
             self.settle(winner=CREW, level=level, reason="PL-7")
-        else:  # the captain forfeits his own bet; the next member takes the board over
-            level = forfeit_level(game.board.position, CREW)
-            value = level * game.cube_of(seat).value
-            self.drop(seat, member_pays=True, kind="forfeited", value=value)
+        else:  # PL-7: the captain drops his cube at its value now and is replaced (CH-7)
+            self.drop(seat, member_pays=True, kind="forfeited")
             rotation = self.passed_on(self.game, ())
             if not [s for s in rotation if s not in self.game.out]:
                 self.emit({"type": "answers_in", "rotation": list(rotation)})
                 self.last_member_left(seat, banker_won=True)
                 return
-            self.emit({"type": "answers_in", "rotation": list(rotation), "roll_next": False})
+            # The new captain takes the turn over where it stands: the dice and steps
+            # if rolled, else the open window with the bettors' calls in it.
+            self.emit({"type": "captain_replaced", "rotation": list(rotation)})
 
     # -- the end
 
