@@ -16,6 +16,7 @@ const ROUTES = [
   [/^#\/game\/([\w-]+)$/, () => import("./views/game.js"), {}, ["game"]],
   [/^#\/profile\/([\w-]+)$/, () => import("./views/profile.js"), {}, ["name"]],
   [/^#\/verify$/, () => import("./views/verify.js")],
+  [/^#\/rules$/, () => import("./views/rules.js")],
   [/^#\/friends$/, () => import("./views/friends.js")],
   [/^#\/notifications$/, () => import("./views/notifications.js")],
   [/^#\/shop$/, () => import("./views/shop.js")],
@@ -68,6 +69,7 @@ function renderHeader() {
       h("a", { href: "#/" }, t("nav.lobby")),
       me ? h("a", { href: "#/friends", "data-testid": "nav-friends" }, t("nav.friends")) : null,
       h("a", { href: "#/verify" }, t("nav.verify")),
+      h("a", { href: "#/rules", "data-testid": "nav-rules" }, t("nav.rules")),
       h("a", { href: "#/shop" }, t("shop.nav"))),
     h("span", { class: "spacer" }),
     me
