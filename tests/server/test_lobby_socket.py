@@ -30,7 +30,7 @@ def test_requests_and_live_games_arrive_as_they_happen(club, new_player):
     ann, bob = new_player("ann"), new_player("bob")
     with lobby(club.base) as watcher:
         hello = next_of(watcher, "lobby")
-        assert hello == {"requests": [], "games": [], "you": None}
+        assert hello == {"requests": [], "games": [], "online": 0, "you": None}
         offer = ann.offer(variant="backgammon", stake=5, cube=True)
         assert next_of(watcher, "request_added")["id"] == offer["id"]
         game = bob.accept(offer["id"])

@@ -27,7 +27,7 @@ from sheshbesh.server.bots import routes as bot_routes
 from sheshbesh.server.bots.host import BotHost
 from sheshbesh.server.bots.reviews import Reviewer
 from sheshbesh.server.chat import rooms as chat
-from sheshbesh.server.lobby import rematch, requests
+from sheshbesh.server.lobby import quick, rematch, requests
 from sheshbesh.server.lobby import socket as lobby_socket
 from sheshbesh.server.lobby.withdrawer import Withdrawer
 from sheshbesh.server.money import shop, wallet
@@ -126,6 +126,7 @@ def create_app(
     app.add_middleware(web.SecurityHeaders)
     for router in (
         auth.router,
+        quick.router,
         requests.router,
         spectate.router,
         profiles.router,

@@ -40,6 +40,10 @@ from .requests import open_request_views, playing
 
 router = APIRouter()
 
+ONLINE_EVERY = 5.0
+"""Seconds between two looks at the club's number of players online, per lobby socket
+(a change is sent then, or with the next frame)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Own:
@@ -117,7 +121,10 @@ async def _serve(club: Club, ws: WebSocket, binding: Binding | None, guard: Guar
     try:
         requests = await open_request_views(club, None if user is None else user.id)
         games = await live_summaries(club)
-        hello = {"t": "lobby", "d": {"requests": requests, "games": games,
+        online = presence_of(club).count()
+        loop = asyncio.get_running_loop()
+        looked = loop.time()
+        hello = {"t": "lobby", "d": {"requests": requests, "games": games, "online": online,
                                      "you": None if user is None else user_json(user)}}  # fmt: skip
         await ws.send_text(json.dumps(hello))
         await ws.send_text(await lobby_chat.history())
@@ -125,7 +132,15 @@ async def _serve(club: Club, ws: WebSocket, binding: Binding | None, guard: Guar
         while not reader.done() and not ended.is_set():
             getter = asyncio.create_task(queue.get())
             waited = {getter, reader, ending}
-            done, _ = await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(
+                waited, timeout=ONLINE_EVERY, return_when=asyncio.FIRST_COMPLETED
+            )
+            if loop.time() - looked >= ONLINE_EVERY:  # "players online", every few seconds
+                looked = loop.time()
+                now_online = presence_of(club).count()
+                if now_online != online:
+                    online = now_online
+                    await ws.send_text(json.dumps({"t": "online", "d": {"players": online}}))
             if getter not in done:
                 getter.cancel()
                 continue

@@ -136,6 +136,15 @@ class Presence:
         """Whether the user has a socket here or, as last announced, in another process."""
         return user_id in self.here or self._elsewhere(user_id)
 
+    def count(self) -> int:
+        """How many players are online in the whole club (the lobby's "players online")."""
+        cutoff = time.monotonic() - EXPIRY
+        everyone = set(self.here)
+        for users, heard in self.elsewhere.values():
+            if heard >= cutoff:
+                everyone |= users
+        return len(everyone)
+
     def _elsewhere(self, user_id: int) -> bool:
         cutoff = time.monotonic() - EXPIRY
         return any(user_id in users and heard >= cutoff for users, heard in self.elsewhere.values())

@@ -20,6 +20,11 @@ export async function mount(main, ctx) {
   // accept buttons say so instead of starting a second game he would never see.
   const busyNote = h("p", { class: "notice", "data-testid": "busy", hidden: true });
   const variants = await api.get("/api/requests/variants");
+  const presets = ctx.me ? await api.get("/api/requests/quick") : [];
+  // The club now (lichess's "N players, M games"): the count comes with the lobby's
+  // first frame and then every few seconds when it changed.
+  let online = null;
+  const clubNow = h("p", { class: "muted club-now", "data-testid": "online" });
   const bots = ctx.me ? await api.get("/api/bots") : [];
   const friends = ctx.me ? await api.get("/api/friends").then((f) => f.friends || [], () => []) : [];
 
@@ -35,6 +40,8 @@ export async function mount(main, ctx) {
 
   main.append(
     mine,
+    clubNow,
+    presets.length ? quickRow(ctx, presets, () => busyNote.hidden === false) : null,
     h("div", { class: "grid two lobby" },
       h("div", {}, h("section", { class: "card", "aria-labelledby": "requests-title" },
         h("h1", { id: "requests-title" }, t("lobby.requests")),
@@ -57,6 +64,8 @@ export async function mount(main, ctx) {
   );
 
   function render() {
+    clubNow.textContent = online === null ? "" : t("lobby.club_now", {
+      players: ctx.number(online), games: ctx.number(games.size) });
     const own = ctx.me && [...games.values()].find((g) => g.players.some((p) => p.id === ctx.me.id));
     const busy = ctx.me ? ctx.me.playing || own?.id || null : null;
     clear(busyNote);
@@ -89,6 +98,9 @@ export async function mount(main, ctx) {
         games.clear();
         for (const r of frame.d.requests) requests.set(r.id, r);
         for (const g of frame.d.games) games.set(g.id, g);
+        online = frame.d.online ?? null;
+      } else if (frame.t === "online") {
+        online = frame.d.players;
       } else if (frame.t === "request_added") {
         requests.set(frame.d.id, frame.d);
       } else if (frame.t === "request_removed") {
@@ -126,6 +138,38 @@ export async function mount(main, ctx) {
   });
   render();
   return () => channel.close();
+}
+
+// Quick pairing: one click plays a common game (a matching request of someone else is
+// accepted, else this one is posted and waits in the list for the next click).
+function quickRow(ctx, presets, busy) {
+  const { t, api } = ctx;
+  const label = (p) => `${t(`variant.${p.variant}`)} · ${t("fun.amount", { amount: ctx.number(p.stake) })} · ${clockLabel(t, p.clock)}`;
+  return h("section", { class: "card quick", "aria-labelledby": "quick-title", "data-testid": "quick" },
+    h("h2", { id: "quick-title" }, t("lobby.quick")),
+    h("div", { class: "quick-buttons" }, presets.map((preset) =>
+      h("button", { type: "button", class: "secondary", "data-testid": "quick-pair",
+        dataset: { variant: preset.variant, stake: String(preset.stake) },
+        onclick: async (event) => {
+          if (busy()) return ctx.toast(t("lobby.busy"), "bad");
+          event.currentTarget.disabled = true;
+          const button = event.currentTarget;
+          try {
+            const answer = await api.post("/api/requests/quick", preset);
+            if (answer.game) {
+              ctx.me.playing = answer.game.id;
+              await ctx.refreshMe();
+              ctx.navigate(`#/game/${answer.game.id}`);
+            } else {
+              ctx.toast(t("lobby.quick_waiting", { game: label(preset) }));
+            }
+          } catch (e) {
+            ctx.toast(e.message, "bad");
+          } finally {
+            button.disabled = false;
+          }
+        } }, h("strong", {}, t(`variant.${preset.variant}`)),
+        h("small", {}, `${t("fun.amount", { amount: ctx.number(preset.stake) })} · ${clockLabel(t, preset.clock)}`)))));
 }
 
 // The club's bots, each with what it plays and a button that readies the request
