@@ -298,9 +298,9 @@ export async function mount(main, ctx) {
       s.match ? h("p", {}, t("result.match_score", { score: ctx.pair(final.score[0], final.score[1]) }))
         : final.level && s.kind !== "draughts" ? h("p", {}, t("result.points", { level: levelName(final.level), points: ctx.number(final.points) })) : null,
       h("p", { class: "muted", "data-testid": "reason" }, t("result.reason", {
-        reason: reasonText(t, final, { state: s, events: room.moves.ordered(), clock: room.clock }) }),
-        final.reason ? [" · ", h("a", { href: `#/rules?rule=${final.reason}`, "data-testid": "rule-link" },
-          t("rules.read_rule", { id: final.reason }))] : null),
+        reason: reasonText(t, final, { state: s, events: room.moves.ordered(), clock: room.clock }) })),
+      final.reason ? h("p", { class: "muted" }, h("a", { href: `#/rules?rule=${final.reason}`,
+        "data-testid": "rule-link" }, t("rules.read_rule", { id: final.reason }))) : null,
       paid !== null && stake ? h("p", { "data-testid": "paid" },
         paid >= 0 ? t("result.you_won_fun", { amount: ctx.number(paid) })
           : t("result.you_lost_fun", { amount: ctx.number(-paid) })) : null,
