@@ -97,6 +97,8 @@ async def person(base: str, name: str) -> Person:
     http.headers["X-CSRF-Token"] = token
     made = Person(name, http)
     await made.post("/api/register", {"username": name, "password": PASSWORD})
+    # the CSRF token is bound to the session (issue 16, item 12): a new one comes with it
+    http.headers["X-CSRF-Token"] = (await http.get("/api/csrf")).json()["token"]
     return made
 
 
