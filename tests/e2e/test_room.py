@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from club_client import GameSocket, Player, next_mover
+from club_client import GameSocket, Player, may_double, next_mover, play_until
 from test_club import DESKTOP, PHONE, Visitor
 
 LAPTOP = {"width": 1280, "height": 720}
@@ -528,13 +528,7 @@ def test_i_the_room_says_what_is_held_in_escrow_and_why(club):
     assert line.text_content() == f"300 {want}"
     assert guest.page.locator("[data-testid=escrow]").is_hidden()
     a, b = ann.watch(game), bob.watch(game)
-    while True:  # to the first double, which is taken
-        mover = next_mover([a, b])
-        assert mover is not None
-        if {"type": "double"} in (mover.legal or []):
-            break
-        menu = [m for m in mover.legal or [] if m["type"] != "resign"]
-        assert mover.act(random.Random(mover.v).choice(menu))["t"] == "state"
+    mover = play_until([a, b], may_double)  # to the first double, which is taken
     assert mover.act({"type": "double"})["t"] == "state"
     other = b if mover is a else a
     other.until(lambda f: f["t"] == "legal" and f["v"] == mover.v)

@@ -276,6 +276,22 @@ def next_mover(sockets: list[GameSocket], timeout: float = 15) -> GameSocket | N
     return None
 
 
+def play_until(sockets: list[GameSocket], ready: Any) -> GameSocket:
+    """Play random menu picks (never a resignation) until the player to act is ``ready``
+    (a predicate on his socket); that player, before he acts."""
+    while True:
+        mover = next_mover(sockets)
+        assert mover is not None, "the game ended first"
+        if ready(mover):
+            return mover
+        menu = [m for m in mover.legal or [] if m["type"] != "resign"]
+        assert mover.act(random.Random(mover.v).choice(menu))["t"] == "state"
+
+
+def may_double(mover: GameSocket) -> bool:
+    return {"type": "double"} in (mover.legal or [])
+
+
 Chooser = Callable[[GameSocket, list[dict[str, Any]], random.Random], dict[str, Any]]
 
 

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 import pytest
-from club_client import GameSocket, Player, next_mover
+from club_client import GameSocket, Player, may_double, next_mover, play_until
 from me_socket import MeSocket
 from test_rounds import open_game
 
@@ -145,13 +145,7 @@ def test_pl_8_a_double_reaches_a_player_away_from_the_room_and_nobody_in_it(new_
     redoubles, the first doubler, who is in the room, gets no note."""
     ann, bob = new_player("ann"), new_player("bob")
     game_id, a, b = open_game(ann, bob, variant="backgammon", stake=10, cube=True)
-    while True:
-        mover = next_mover([a, b])
-        assert mover is not None
-        if {"type": "double"} in (mover.legal or []):
-            break
-        menu = [m for m in mover.legal or [] if m["type"] not in ("resign", "double")]
-        assert mover.act(random.Random(mover.v).choice(menu))["t"] == "state"
+    mover = play_until([a, b], may_double)
     away = b if mover is a else a
     away_player, doubler = (bob, ann) if away is b else (ann, bob)
     with MeSocket(away_player) as away_me, MeSocket(doubler) as doubler_me:

@@ -12,7 +12,14 @@ import re
 from typing import Any
 
 import pytest
-from club_client import GameSocket, Player, RunningClub, next_mover, play_randomly
+from club_client import (
+    GameSocket,
+    Player,
+    RunningClub,
+    may_double,
+    play_randomly,
+    play_until,
+)
 
 START = 100_000
 
@@ -146,13 +153,7 @@ def test_resignation_accepted_pays_the_offered_level(new_player):
 
 def play_until_doubled(a: GameSocket, b: GameSocket) -> tuple[GameSocket, GameSocket]:
     """Play on until someone may double; he does; (the doubler, the doubled side)."""
-    while True:
-        mover = next_mover([a, b])
-        assert mover is not None
-        if {"type": "double"} in (mover.legal or []):
-            break
-        menu = [m for m in mover.legal or [] if m["type"] != "resign"]
-        assert mover.act(random.Random(mover.v).choice(menu))["t"] == "state"
+    mover = play_until([a, b], may_double)
     other = b if mover is a else a
     assert mover.act({"type": "double"})["t"] == "state"
     other.until(lambda f: f["t"] == "legal" and f["v"] == mover.v)
@@ -184,14 +185,13 @@ def test_a_beaver_is_offered_only_when_it_can_be_covered(new_player, club, stake
 def play_until_a_turn_starts(players: list[GameSocket]) -> GameSocket:
     """Play on (random menu picks, never resigning) until a player is to roll after the
     opening: where the rules let him double with the cube in the middle (BG-11)."""
-    while True:
-        mover = next_mover(players)
-        assert mover is not None
-        menu = [m for m in mover.legal or [] if m["type"] != "resign"]
+
+    def to_roll(mover: GameSocket) -> bool:
         opening = any(e["type"] == "opening" for e in mover.events[-3:])
-        if {"type": "roll"} in menu and mover.state.get("phase") == "roll" and not opening:
-            return mover
-        assert mover.act(random.Random(mover.v).choice(menu))["t"] == "state"
+        return {"type": "roll"} in (mover.legal or []) and mover.state.get("phase") == "roll" \
+            and not opening  # fmt: skip
+
+    return play_until(players, to_roll)
 
 
 def test_a_refused_cube_raise_never_tells_a_balance(new_player):
@@ -254,13 +254,7 @@ def test_pl_6_the_doubler_resumes_his_turn_with_the_delay_he_had_left(club_setti
         ann, bob = Player(club.base, "ann").register(), Player(club.base, "bob").register()
         _, a, b = open_game(ann, bob, variant="backgammon", stake=10, cube=True,
                             clock="delay 12s + 1m")  # fmt: skip
-        while True:
-            mover = next_mover([a, b])
-            assert mover is not None
-            if {"type": "double"} in (mover.legal or []):
-                break
-            menu = [m for m in mover.legal or [] if m["type"] != "resign"]
-            assert mover.act(random.Random(mover.v).choice(menu))["t"] == "state"
+        mover = play_until([a, b], may_double)
         taker = b if mover is a else a
         now.at += 5
         assert mover.act({"type": "double"})["t"] == "state"
