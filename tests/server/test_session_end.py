@@ -24,10 +24,10 @@ import contextlib
 import json
 from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
+import test_cluster
 from club_client import PASSWORD, GameSocket, Player, RunningClub, next_mover
 from me_socket import MeSocket, second_login
 from test_chat import Lobby
@@ -226,19 +226,8 @@ def test_a_socket_that_only_listens_is_closed_by_the_sweep(club_settings):
 
 # --- two processes ------------------------------------------------------------------------------
 
-
-@pytest.fixture
-def nodes(postgres_url: str, redis_url: str, tmp_path: Path) -> Iterator[tuple[Node, Node]]:
-    started = [Node(f"node{i}", postgres_url, redis_url, tmp_path) for i in (1, 2)]
-    try:
-        for node in started:
-            node.wait_ready()
-        yield started[0], started[1]
-    finally:
-        for node in started:
-            node.stop()
-    for node in started:
-        assert "Traceback" not in node.output(), f"{node.name} failed:\n{node.output()}"
+nodes = test_cluster.nodes
+"""Two ``sheshbesh serve`` processes on one PostgreSQL and one Redis (the cluster tests')."""
 
 
 def test_a_session_ended_on_one_process_closes_its_sockets_on_another(
