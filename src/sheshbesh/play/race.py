@@ -80,6 +80,9 @@ class RaceGame:
     result: Result | None = None
     commit: str | None = None
     """The published commitment of the next roll's seed (PL-2)."""
+    before_play: Position | None = None
+    """The position before the last play, so a board can mark that play's checkers until
+    the next one (issue 17); None before the first play and after a pass."""
     seq: int = 0
 
     # --- creation and replay ------------------------------------------------------
@@ -240,7 +243,8 @@ def evolve(game: RaceGame, event: Event) -> RaceGame:
             after = Position.from_text(game.rules, event["position"])
         else:
             after = position.pass_turn()
-        changes.update(position=after, turn=None, phase=Phase.ROLL, resign_declined=False)
+        changes.update(position=after, turn=None, phase=Phase.ROLL, resign_declined=False,
+                       before_play=position if kind == "played" else None)  # fmt: skip
     elif kind == "complement":
         owed = event["owed"]
         changes.update(phase=Phase.MOVE, turn=Turn.begin(position, (owed, owed)))

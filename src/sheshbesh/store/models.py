@@ -51,6 +51,8 @@ class User(Base):
     """Chat refused until then (set after a flood); None: may chat."""
     closed_at: Mapped[float | None] = mapped_column(Float)
     """An operator closed the account then: no login, no session (None: open)."""
+    prefs: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    """The player's room settings (server/accounts/preferences.py); None: the defaults."""
 
 
 class Session(Base):

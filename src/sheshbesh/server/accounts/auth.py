@@ -1,4 +1,5 @@
-"""Accounts: register (with the welcome grant), log in and out, change the password, who am I.
+"""Accounts: register (with the welcome grant), log in and out, change the password and
+the room settings, who am I.
 
 Passwords are argon2id hashes (argon2-cffi), computed off the event loop. Wrong
 passwords are counted per name and per address in the database, so every server
@@ -28,6 +29,7 @@ from sheshbesh.store.models import LoginAttempt, Session, User
 
 from . import lockout, trust
 from .bindings import sessions_ended
+from .preferences import DEFAULTS, Preferences, prefs_of
 from .sessions import SESSION_COOKIE, me_json, require_user, token_hash, user_of
 
 router = APIRouter(prefix="/api", tags=["accounts"])
@@ -187,6 +189,25 @@ async def change_password(body: PasswordChange, request: Request) -> dict[str, A
         await lockout.forget_failures(session, user.username_key, address)
     await sessions_ended(club.bus, user.id)  # their sockets close; this session's stay
     return {"ok": True, "sessions_ended": ended.rowcount}  # type: ignore[attr-defined]
+
+
+@router.post("/me/preferences")
+async def change_preferences(body: Preferences, request: Request) -> dict[str, Any]:
+    """Change some of the player's room settings (``preferences``); answers all of them."""
+    club = club_of(request)
+    user = await require_user(request)
+    given = body.given()
+    if not given or None in given.values():
+        names = ", ".join(DEFAULTS)
+        raise ApiError(f"say which settings to change: {names}", status=422, code="invalid_request")
+    async with club.db.transaction() as session:
+        me = await session.get(User, user.id)
+        assert me is not None
+        me.prefs = prefs_of(me) | given
+        found = await me_json(club, session, me)
+    # The player's other tabs turn their boards and sounds from this frame.
+    await club.bus.publish_data(f"user:{user.id}", {"t": "me", "d": found})
+    return found["prefs"]  # type: ignore[no-any-return]
 
 
 @router.post("/logout")

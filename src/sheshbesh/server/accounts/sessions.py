@@ -24,6 +24,7 @@ from sheshbesh.store import ledger
 from sheshbesh.store.models import Session, User
 
 from .avatars import avatar_url, theme_of
+from .preferences import prefs_of
 
 SESSION_COOKIE = "sid"
 CHUNK = 500
@@ -48,7 +49,10 @@ def user_json(user: User) -> dict[str, Any]:
 
 async def me_json(club: Club, session: AsyncSession, user: User) -> dict[str, Any]:
     """The logged-in player: his balance and what other packages add (the unread count)."""
-    found = user_json(user) | {"balance": await ledger.balance_of(session, user.id)}
+    found = user_json(user) | {
+        "balance": await ledger.balance_of(session, user.id),
+        "prefs": prefs_of(user),
+    }
     for part in club.extras.get("me_parts", ()):
         found |= await part(session, user)
     return found

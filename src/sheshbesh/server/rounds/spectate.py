@@ -15,16 +15,17 @@ import json
 import logging
 from typing import Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from sqlalchemy import select, update
 
 from sheshbesh.play.record import FORMAT
 from sheshbesh.server.accounts.sessions import user_of
 from sheshbesh.server.club import Club, club_of
-from sheshbesh.server.errors import NotFound
+from sheshbesh.server.errors import ApiError, NotFound
 from sheshbesh.store.models import Game
 
 from .round import Round, events_after, rounds_of
+from .tables import replay_table
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -80,6 +81,33 @@ async def game_record(game_id: str, request: Request) -> Response:
             events = [event for event in events if event["seq"] <= shown]
     record = {"format": FORMAT, "game": game.kind, "created": events[0], "events": events[1:]}
     return Response(json.dumps(record, indent=1), media_type="application/json")
+
+
+@router.get("/{game_id}/position")
+async def game_position(
+    game_id: str, request: Request, seq: int = Query(ge=0, le=1_000_000)
+) -> dict[str, Any]:
+    """The game as it stood after its event ``seq`` (the room's move list, clicked): the
+    state a board draws, as the live game's frames have it. Spectators reach no further
+    than the record shows them (PL-3)."""
+    club = club_of(request)
+    async with club.db.read() as session:
+        game = await session.get(Game, game_id[:20])
+        if game is None:
+            raise NotFound(f"no game {game_id!r}")
+        events = await events_after(session, game.id, -1)
+    last = events[-1]["seq"]
+    if game.status == "live":
+        round_ = await rounds_of(club).get(game.id)
+        if not club.db.is_sqlite:
+            await round_.refresh()
+        if not await _is_player(club, request, round_):
+            last = min(last, round_.shown_seq())
+    if seq > last:
+        raise ApiError(f"the game has no event {seq} yet (the last is {last})",
+                       status=422, code="no_such_event")  # fmt: skip
+    table = replay_table(game.kind, events[0], [e for e in events[1:] if e["seq"] <= seq])
+    return {"seq": seq, "last": last, "state": table.view()}
 
 
 async def _is_player(club: Club, request: Request, round_: Round) -> bool:

@@ -22,6 +22,7 @@ from sheshbesh.play import draughts as dr
 from sheshbesh.play.clock import Clock
 from sheshbesh.play.clocking import clock_after
 from sheshbesh.play.errors import IllegalAction, NotYourTurn
+from sheshbesh.play.ids import gnubg_ids
 from sheshbesh.play.match import Match, replay_match
 from sheshbesh.play.options import RaceOptions
 from sheshbesh.play.race import Event, Phase, RaceGame, replay
@@ -329,6 +330,10 @@ def race_view(game: RaceGame) -> dict[str, Any]:
         "resign_declined": game.resign_declined,
         "commit": game.commit,
         "result": None if game.result is None else game.result.to_json(),
+        "last": None
+        if game.before_play is None
+        else {"side": game.before_play.turn.letter, "before": game.before_play.text()},
+        "ids": gnubg_ids(game),
     }
 
 
@@ -367,8 +372,10 @@ class MatchTable(RaceTable):
 
     def view(self) -> dict[str, Any]:
         match: Match = self.state
+        score = (match.score[Side.WHITE], match.score[Side.BLACK])
         return race_view(match.game) | {
             "kind": self.kind,
+            "ids": gnubg_ids(match.game, length=match.length, score=score, crawford=match.crawford),
             "match": {
                 "length": match.length,
                 "score": {"W": match.score[Side.WHITE], "B": match.score[Side.BLACK]},
