@@ -59,7 +59,7 @@ def test_any_earlier_position_is_the_game_folded_to_that_event(new_player, club)
 
 def test_bad_history_requests_get_clear_errors(new_player, club):
     ann, bob = new_player("ann"), new_player("bob")
-    game_id, a, b = open_game(ann, bob, variant="long_nardy", stake=10)
+    game_id, a, _b = open_game(ann, bob, variant="long_nardy", stake=10)
     a.round_trip()
     for query, status in [("seq=-1", 422), ("seq=abc", 422), ("", 422),
                           (f"seq={a.v + 1}", 422), ("seq=99999999", 422)]:  # fmt: skip
@@ -94,7 +94,7 @@ def test_a_spectator_cannot_reach_a_pending_cube_offer_through_history(new_playe
 
 def test_the_last_play_stays_marked_until_the_next_play(new_player, club):
     ann, bob = new_player("ann"), new_player("bob")
-    game_id, a, b = open_game(ann, bob, variant="backgammon", stake=10)
+    _game_id, a, b = open_game(ann, bob, variant="backgammon", stake=10)
     play_turns(a, b, 2)
     a.round_trip()
     last, before = plays(a)[-1], plays(a)[-2]
@@ -109,7 +109,7 @@ def test_the_last_play_stays_marked_until_the_next_play(new_player, club):
 
 def test_gnubg_ids_describe_the_board_the_players_see(new_player, club):
     ann, bob = new_player("ann"), new_player("bob")
-    game_id, a, b = open_game(ann, bob, variant="backgammon", stake=10, cube=True)
+    _game_id, a, b = open_game(ann, bob, variant="backgammon", stake=10, cube=True)
     mover = play_until([a, b], lambda m: any(x["type"] == "move" for x in m.legal or []))
     state = mover.state
     ids = state["ids"]
@@ -122,14 +122,14 @@ def test_gnubg_ids_describe_the_board_the_players_see(new_player, club):
     assert match.cube == state["cube"]["value"] and match.match_length == 0
     # Where gnubg has no such board, there are no IDs to copy.
     carl, dora = new_player("carl"), new_player("dora")
-    _, c, d = open_game(carl, dora, variant="long_nardy", stake=10)
+    _, c, _d = open_game(carl, dora, variant="long_nardy", stake=10)
     c.round_trip()
     assert c.state["ids"] is None
 
 
 def test_a_match_id_carries_the_match_length_and_score(new_player, club):
     ann, bob = new_player("ann"), new_player("bob")
-    _, a, b = open_game(ann, bob, variant="backgammon", stake=10, match_length=3)
+    _, a, _b = open_game(ann, bob, variant="backgammon", stake=10, match_length=3)
     a.round_trip()
     match = MatchId.from_id(a.state["ids"]["match_id"])
     assert match.match_length == 3 and match.score == (0, 0) and not match.crawford
@@ -151,7 +151,10 @@ def test_preferences_follow_the_player_and_reach_his_other_tabs(new_player):
         frame = other_tab.until("me")
         assert frame["d"]["prefs"] == {"home": "left", "sound": True}
         assert someone_else.quiet("me") == []
-    assert ann.post("/api/me/preferences", {"sound": False}).json() == {"home": "left", "sound": False}
+    assert ann.post("/api/me/preferences", {"sound": False}).json() == {
+        "home": "left",
+        "sound": False,
+    }
     assert prefs(ann) == {"home": "left", "sound": False} and prefs(bob)["home"] == "right"
 
 
