@@ -213,6 +213,8 @@ def families() -> dict[str, set[str]]:
         "verify.col.${}": [verify_columns()],
         "verify.problem.${}": [problems],
         "verify.error.${}": [unreadable],
+        # roomtools.js positionText(): what the copied position is.
+        "room.id_${}": [("gnubg", "fen", "position")],
         # views/shop.js: every item of the shop's catalogue, "avatar:crown" as "avatar.crown".
         "shop.item.${}": [{item.id.replace(":", ".") for item in CATALOGUE}],
         # review.js: gnubg's labels (analysis_report), spaces written "_".

@@ -11,6 +11,7 @@ import { DraughtsBoard } from "../js/board/draughts.js";
 
 window.boardEvents = [];
 window.boards = {};
+window.samples = {};  // id -> sample: a test redraws one with other options (flip, mirror, a move)
 
 const mv = (from, to, die) => ({ type: "move", from, to, die });
 const moves = (list) => list.map(([from, to, die]) => mv(from, to, die));
@@ -209,6 +210,7 @@ function mount(sample, Board) {
   });
   board.update({ state: sample.state, legal: sample.legal, you: sample.you });
   window.boards[sample.id] = board;
+  window.samples[sample.id] = sample;
 }
 
 async function main() {

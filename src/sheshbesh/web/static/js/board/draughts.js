@@ -6,13 +6,16 @@
 // square or in a small chooser.
 //
 // Squares are numbered 1–50 from Black's side (DR-1); each seat sees its own men at the
-// bottom, so Black's view is White's turned half way round.
+// bottom, so Black's view is White's turned half way round, and anyone may turn the board
+// round (`flip`). A new move glides its piece along its path, landing square by landing
+// square, and the men it captured fade as it passes (board/motion.js).
 
 import { h, s, clear } from "../dom.js";
 import { number } from "../i18n.js";
 import { movePath, parseFen, rowColumn } from "./draughts-position.js";
 import { fitStrips, focusedKey, shine } from "./geometry.js";
 import { BoardInput } from "./input.js";
+import { Flights, reducedMotion, SLIDE_MS } from "./motion.js";
 import { colourName, SHARED, tr as translate } from "./words.js";
 
 // English for this board's own keys (words.js has the shared ones), shown while a catalog lacks one.
@@ -54,14 +57,22 @@ export class DraughtsBoard extends BoardInput {
     super(host, onAction, "draughts");
     this.chooser = null;
     this.routes = null;
+    this.flights = new Flights(this.root);
+    this.drawn = null;  // {position, moves, viewer}: what the last render showed
+  }
+
+  destroy() {
+    this.flights.finish();
+    super.destroy();
   }
 
   busy() {
     return Boolean(this.selected || this.routes);
   }
 
-  update({ state, legal = null, you = null } = {}) {
+  update({ state, legal = null, you = null, flip = false } = {}) {
     const focused = focusedKey(this.svg);
+    this.flights.finish();
     this.press = null;
     this.drag = null;
     this.selected = null;
@@ -75,7 +86,8 @@ export class DraughtsBoard extends BoardInput {
       return;
     }
     this.spectator = you === null || you === undefined;
-    this.viewer = this.spectator || you === (state.white_seat ?? 0) ? "W" : "B";
+    const seat = this.spectator || you === (state.white_seat ?? 0) ? "W" : "B";
+    this.viewer = flip ? (seat === "W" ? "B" : "W") : seat;
     this.position = parseFen(state.position);
     const actions = Array.isArray(legal) ? legal.filter(Boolean) : [];
     this.moves = actions
@@ -89,7 +101,41 @@ export class DraughtsBoard extends BoardInput {
       this.sources.get(key).push(move);
     }
     this.render();
+    this.animate();
     if (focused) this.focus(focused);
+  }
+
+  /**
+   * The move that is new since the last render glides along its path; the men it took fade
+   * behind it. Only one move on from the board drawn before, in the same view.
+   */
+  animate() {
+    const was = this.drawn;
+    const moves = Array.isArray(this.state.moves) ? this.state.moves : [];
+    this.drawn = { position: this.position, moves: moves.length, viewer: this.viewer };
+    this.changes = null;
+    if (!was || moves.length !== was.moves + 1) return;
+    const path = movePath(moves[moves.length - 1]);
+    const captured = [...was.position.pieces.keys()].filter((n) => !this.position.pieces.has(n) && n !== path[0]);
+    this.changes = { moves: 1, hit: captured.length > 0 };  // for the room's sounds
+    if (was.viewer !== this.viewer || reducedMotion()) return;
+    const end = path[path.length - 1];
+    const piece = was.position.pieces.get(path[0]);
+    const landed = this.tops.get(`s${end}`);
+    if (path.length < 2 || !piece || !landed) return;
+    const points = path.map((n) => {
+      const { cx, cy } = this.cell(n);
+      return { x: cx, y: cy };
+    });
+    this.flights.fly(this.flyLayer, this.piece(points[0].x, points[0].y, piece.colour, piece.king),
+      points, { hidden: landed });
+    const taken = [...was.position.pieces].filter(([n, p]) => p.colour !== piece.colour && !this.position.pieces.has(n));
+    taken.forEach(([n, p], i) => {
+      const { cx, cy } = this.cell(n);
+      const fading = this.piece(cx, cy, p.colour, p.king);
+      const delay = Math.round(((i + 0.5) * SLIDE_MS * (points.length - 1)) / Math.max(1, taken.length));
+      this.flights.fade(this.flyLayer, fading, { delay: Math.min(delay, SLIDE_MS * (points.length - 1)) });
+    });
   }
 
   // --- drawing -------------------------------------------------------------------------------
@@ -117,7 +163,8 @@ export class DraughtsBoard extends BoardInput {
     this.marks = s("g", { class: "sb-marks" });
     this.hits = s("g", { class: "sb-hits" });
     this.dragLayer = s("g", { class: "sb-drag" });
-    svg.append(base, last, this.under, pieces, this.marks, this.hits, this.dragLayer);
+    this.flyLayer = s("g", { class: "sb-flying" });
+    svg.append(base, last, this.under, pieces, this.flyLayer, this.marks, this.hits, this.dragLayer);
 
     base.append(
       s("rect", { x: 0, y: 0, width: VW, height: VH, rx: 18, class: "sb-case" }),

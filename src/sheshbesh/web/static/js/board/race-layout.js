@@ -39,8 +39,9 @@ export function stackY(slot, k) {
   return slot >= 12 ? Y_FIELD + R + k * D : Y_BOTTOM - R - k * D;
 }
 
-/** The empty board: case, wood, bar, side columns, felt, the 24 points and their numbers. */
-export function drawFrame(g) {
+/** The empty board: case, wood, bar, side columns, felt, the 24 points and their numbers;
+ * `mirror` puts slot 1 bottom left (the frame itself is symmetric). */
+export function drawFrame(g, mirror = false) {
   g.append(
     s("rect", { x: 0, y: 0, width: VW, height: VH, rx: 18, class: "sb-case" }),
     s("rect", { x: 0, y: STRIP, width: VW, height: VH - 2 * STRIP, rx: 12, class: "sb-wood" }),
@@ -53,7 +54,7 @@ export function drawFrame(g) {
     g.append(s("rect", { x, y: Y_FIELD, width: HALF, height: FIELD_H, class: "sb-felt" }));
   }
   for (let slot = 0; slot < 24; slot++) {
-    const x = slotX(slot);
+    const x = mirror ? VW - slotX(slot) : slotX(slot);
     const top = slot >= 12;
     const column = top ? slot - 12 : 11 - slot;
     const edge = top ? Y_FIELD : Y_BOTTOM;

@@ -8,12 +8,20 @@
 // home is bottom right"). With the opposite mapping Black's view is White's turned upside
 // down, with the diagonal one it is turned half way round (the heads stay on opposite
 // corners), and with the shared mapping of Russian backgammon both seats see the same.
+// A player who learnt the game with his home on the left has the whole field mirrored
+// (`mirror`, his setting), and anyone may turn the board round to the other seat (`flip`).
+//
+// Motion (issue 17): after a redraw the checkers that moved since the last one slide from
+// where they were (board/motion.js), and the last play of the game stays marked, from its
+// points to where it ended, until the next play.
 
 import { s, clear } from "../dom.js";
 import { number, t } from "../i18n.js";
 import { DIE, die, usedDice } from "./dice.js";
 import { fitStrips, focusedKey, shine } from "./geometry.js";
 import { BoardInput } from "./input.js";
+import { Flights, HIT_MS, reducedMotion, SLIDE_MS, STAGGER_MS } from "./motion.js";
+import { diffRace } from "./race-diff.js";
 import {
   BW, COL, D, drawFrame, FIELD_H, HALF, HIT_H, MID, P, R, slotX, stackY, STRIP, TRI, VH, VW,
   X_BAR, X_FIELD, X_LEFT, X_RIGHT, Y_BOTTOM, Y_FIELD,
@@ -53,10 +61,18 @@ export class RaceBoard extends BoardInput {
   constructor(host, { onAction } = {}) {
     super(host, onAction, "race");
     this.state = null;
+    this.flights = new Flights(this.root);
+    this.drawn = null;  // what the last render showed: {board, text, viewer, mirror, variant}
   }
 
-  update({ state, legal = null, you = null } = {}) {
+  destroy() {
+    this.flights.finish();
+    super.destroy();
+  }
+
+  update({ state, legal = null, you = null, flip = false, mirror = false } = {}) {
     const focused = focusedKey(this.svg);
+    this.flights.finish();
     this.press = null;
     this.drag = null;
     this.selected = null;
@@ -70,7 +86,9 @@ export class RaceBoard extends BoardInput {
     this.variant = state.variant;
     this.mapping = mappingOf(state.variant);
     this.spectator = you === null || you === undefined;
-    this.viewer = this.spectator || you === state.white_seat ? "W" : "B";
+    const seat = this.spectator || you === state.white_seat ? "W" : "B";
+    this.viewer = flip ? other(seat) : seat;
+    this.mirror = Boolean(mirror);
     this.board = parseRace(state.board || state.position);
     this.mover = state.turn || this.board.turn;
     const actions = Array.isArray(legal) ? legal.filter(Boolean) : [];
@@ -83,7 +101,23 @@ export class RaceBoard extends BoardInput {
       this.sources.get(key).push(action);
     }
     this.render();
+    this.animate();
     if (focused) this.focus(focused);
+  }
+
+  /** An x of the field as the viewer sees it: the whole field mirrored for a home on the left. */
+  mx(x) {
+    return this.mirror ? VW - x : x;
+  }
+
+  /** A side column's left edge as drawn (the columns trade places in a mirror). */
+  column(x) {
+    return this.mirror ? VW - x - COL : x;
+  }
+
+  /** A slot's centre as drawn. */
+  sx(slot) {
+    return this.mx(slotX(slot));
   }
 
   // --- reading the state -----------------------------------------------------------------------
@@ -154,18 +188,20 @@ export class RaceBoard extends BoardInput {
     });
     svg.append(s("defs", {}, shine(`${this.uid}-shine`)));
     const base = s("g", { class: "sb-base" });
+    const last = s("g", { class: "sb-last-move" });
     const pieces = s("g", { class: "sb-pieces" });
+    this.flyLayer = s("g", { class: "sb-flying" });
     this.under = s("g", { class: "sb-marks" });
     this.marks = s("g", { class: "sb-marks" });
     this.hits = s("g", { class: "sb-hits" });
     this.dragLayer = s("g", { class: "sb-drag" });
-    svg.append(base, this.under, pieces, this.marks, this.hits, this.dragLayer);
-    drawFrame(base);
+    svg.append(base, last, this.under, pieces, this.flyLayer, this.marks, this.hits, this.dragLayer);
+    drawFrame(base, this.mirror);
 
     for (let a = 1; a <= 24; a++) this.drawPoint(pieces, a);
     if (WITH_BAR.has(this.variant)) this.drawBar(pieces);
-    this.drawTray(pieces, viewer, X_RIGHT, false);
-    this.drawTray(pieces, other(viewer), this.mapping === "diagonal" ? X_LEFT : X_RIGHT, true);
+    this.drawTray(pieces, viewer, this.column(X_RIGHT), false);
+    this.drawTray(pieces, other(viewer), this.column(this.mapping === "diagonal" ? X_LEFT : X_RIGHT), true);
     if (this.variant === "russian_backgammon") {
       this.drawWaiting(pieces, viewer, false);
       this.drawWaiting(pieces, other(viewer), true);
@@ -174,6 +210,7 @@ export class RaceBoard extends BoardInput {
     this.drawDice(pieces);
     this.drawStrip(base, other(viewer), true);
     this.drawStrip(base, viewer, false);
+    this.drawLastPlay(last);
     this.drawHits();
 
     this.listen(svg);
@@ -185,14 +222,14 @@ export class RaceBoard extends BoardInput {
 
   drawPoint(g, a) {
     const slot = this.slotOf(a);
-    const x = slotX(slot);
+    const x = this.sx(slot);
     const { W, B } = this.board;
     const pinned = W.pinned.has(a) ? "W" : B.pinned.has(a) ? "B" : null;
     const colour = W.points[a] ? "W" : B.points[a] ? "B" : null;
     const count = colour ? this.board[colour].points[a] : 0;
     let lift = 0;
     if (pinned) {
-      g.append(this.checker(x, stackY(slot, 0), pinned, { cls: "sb-pinned" }));
+      g.append(this.checker(x, stackY(slot, 0), pinned, { cls: "sb-pinned", at: [`p${a}`, 0] }));
       lift = 0.55;
     }
     const room = pinned ? 4 : 5;
@@ -202,7 +239,8 @@ export class RaceBoard extends BoardInput {
     for (let k = 0; k < shown; k++) {
       const label = k === shown - 1 && count > shown ? count : null;
       const courier = count === 1 && couriers.includes(a);
-      top = this.checker(x, stackY(slot, k + lift), colour, { label, cls: courier ? "sb-courier" : "" });
+      top = this.checker(x, stackY(slot, k + lift), colour,
+        { label, cls: courier ? "sb-courier" : "", at: [`p${a}`, k] });
       g.append(top);
     }
     if (top && colour === this.mover) this.tops.set(`p${a}`, top);
@@ -235,7 +273,7 @@ export class RaceBoard extends BoardInput {
       let top = null;
       for (let k = 0; k < shown; k++) {
         const y = up ? MID - 32 - R - k * D : MID + 32 + R + k * D;
-        top = this.checker(x, y, side, { label: k === shown - 1 && count > shown ? count : null });
+        top = this.checker(x, y, side, { label: k === shown - 1 && count > shown ? count : null, at: ["bar", k] });
         g.append(top);
       }
       if (side === this.mover) this.tops.set("bar", top);
@@ -261,7 +299,8 @@ export class RaceBoard extends BoardInput {
     g.append(s("rect", { ...box, rx: 5, class: "sb-tray" }));
     for (let k = 0; k < count; k++) {
       const y = upper ? Y_FIELD + 10 + k * 13 : Y_BOTTOM - 10 - 11 - k * 13;
-      g.append(s("rect", { x, y, width, height: 11, rx: 3, class: `sb-slab sb-${side}` }));
+      g.append(s("rect", { x, y, width, height: 11, rx: 3, class: `sb-slab sb-${side}`,
+        "data-at": `${side}:off:${k}` }));
     }
     if (count) {
       const y = upper ? Y_FIELD + 10 + count * 13 + 24 : Y_BOTTOM - 10 - count * 13 - 10;
@@ -277,12 +316,12 @@ export class RaceBoard extends BoardInput {
   /** Russian backgammon's checkers not yet entered (RB-2), beside the board on the left. */
   drawWaiting(g, side, upper) {
     const count = this.board[side].waiting;
-    const x = X_LEFT + COL / 2;
+    const x = this.mx(X_LEFT + COL / 2);
     const shown = Math.min(count, 5);
     let top = null;
     for (let k = 0; k < shown; k++) {
       const y = upper ? Y_FIELD + 10 + R + k * D : Y_BOTTOM - 10 - R - k * D;
-      top = this.checker(x, y, side, { label: k === shown - 1 && count > shown ? count : null });
+      top = this.checker(x, y, side, { label: k === shown - 1 && count > shown ? count : null, at: ["new", k] });
       g.append(top);
     }
     const key = `new${side}`;
@@ -290,8 +329,8 @@ export class RaceBoard extends BoardInput {
     this.places.set(key, {
       place: tr("board.new", { colour: colourName(side) }), contents: [String(count)],
       rect: upper
-        ? { x: X_LEFT, y: Y_FIELD, width: COL, height: FIELD_H / 2 }
-        : { x: X_LEFT, y: MID, width: COL, height: FIELD_H / 2 },
+        ? { x: x - COL / 2, y: Y_FIELD, width: COL, height: FIELD_H / 2 }
+        : { x: x - COL / 2, y: MID, width: COL, height: FIELD_H / 2 },
       landing: null, order: 1,
     });
   }
@@ -299,7 +338,7 @@ export class RaceBoard extends BoardInput {
   drawCube(g) {
     const { value, owner } = this.state.cube;
     const size = 48;
-    let x = X_LEFT + COL / 2;
+    let x = this.mx(X_LEFT + COL / 2);
     let y = !owner ? MID : owner === this.viewer ? Y_BOTTOM - 44 : Y_FIELD + 44;
     let face = !owner && value === 1 ? 64 : value;
     let label = owner
@@ -309,7 +348,7 @@ export class RaceBoard extends BoardInput {
       // The doubler turns the cube to the next value and hands it over: it waits in the
       // middle of the half of the player who must take or drop (BG-12).
       face = value * 2;
-      x = this.state.to_act === this.viewer ? X_BAR + BW + HALF / 2 : X_FIELD + HALF / 2;
+      x = this.mx(this.state.to_act === this.viewer ? X_BAR + BW + HALF / 2 : X_FIELD + HALF / 2);
       y = MID;
       label = tr("board.cube_offered", { value: face });
     }
@@ -322,7 +361,7 @@ export class RaceBoard extends BoardInput {
   drawDice(g) {
     const dice = this.state.dice;
     const roller = dice ? this.mover : this.state.to_act;
-    const cx = roller === this.viewer ? X_BAR + BW + HALF / 2 : X_FIELD + HALF / 2;
+    const cx = this.mx(roller === this.viewer ? X_BAR + BW + HALF / 2 : X_FIELD + HALF / 2);
     let faces;
     let used = [];
     if (Array.isArray(dice) && dice.length === 2) {
@@ -336,7 +375,9 @@ export class RaceBoard extends BoardInput {
     }
     const gap = 10;
     const width = faces.length * DIE + (faces.length - 1) * gap;
-    const group = s("g", { class: `sb-dice sb-${roller || this.mover}` });
+    // Dice that were not on the board a moment ago tumble in (CSS, off for reduced motion).
+    const fresh = faces[0] && this.drawn && !sameDice(this.drawn.dice, dice);
+    const group = s("g", { class: `sb-dice sb-${roller || this.mover}${fresh ? " is-rolling" : ""}` });
     faces.forEach((face, i) => {
       const x = cx - width / 2 + i * (DIE + gap);
       group.append(die(x, MID - DIE / 2, face, used[i]));
@@ -382,13 +423,132 @@ export class RaceBoard extends BoardInput {
     return tr(answering ? "board.to_answer" : "board.to_move");
   }
 
-  checker(x, y, colour, { label = null, cls = "" } = {}) {
-    const g = s("g", { class: `sb-checker sb-${colour} ${cls}`.trim() },
+  checker(x, y, colour, { label = null, cls = "", at = null } = {}) {
+    const g = s("g", { class: `sb-checker sb-${colour} ${cls}`.trim(), "data-at": at ? `${colour}:${at[0]}:${at[1]}` : null },
       s("circle", { cx: x, cy: y, r: R - 1, class: "sb-checker-body" }),
       s("circle", { cx: x, cy: y, r: R * 0.62, class: "sb-checker-ring" }),
       s("circle", { cx: x, cy: y, r: R - 1, class: "sb-checker-shine", fill: `url(#${this.uid}-shine)` }));
     if (label !== null) g.append(s("text", { x, y: y + 8, class: "sb-count" }, number(label)));
     return g;
+  }
+
+  // --- motion and the last play ------------------------------------------------------------
+
+  /** Where the k-th checker (from the edge) of `side` at `location` is drawn, or null. */
+  spot(side, location, k) {
+    const el = this.svg && this.svg.querySelector(`[data-at="${side}:${location}:${k}"]`);
+    if (!el) return null;
+    if (el.tagName === "rect") {  // a slab in the tray
+      return { el, x: Number(el.getAttribute("x")) + Number(el.getAttribute("width")) / 2,
+        y: Number(el.getAttribute("y")) + 5 };
+    }
+    const body = el.querySelector(".sb-checker-body");
+    return { el, x: Number(body.getAttribute("cx")), y: Number(body.getAttribute("cy")) };
+  }
+
+  /** The top drawn checker of a location in `board` (its index), as `spot` counts them. */
+  topIndex(board, side, location) {
+    const checkers = board[side];
+    if (location === "bar") return Math.min(checkers.bar, 4) - 1;
+    if (location === "new") return Math.min(checkers.waiting, 5) - 1;
+    if (location === "off") return Math.max(0, 15 - onBoard(checkers) - checkers.bar - checkers.waiting) - 1;
+    const n = Number(location.slice(1));
+    if (checkers.pinned.has(n)) return 0;  // a pinned checker is alone under its pinner
+    return Math.min(checkers.points[n], board[other(side)].pinned.has(n) ? 4 : 5) - 1;
+  }
+
+  /**
+   * Slide what moved since the last render: one step as the opponent enters it, a whole play
+   * (a bot's, one typed in) one checker after another, a hit checker to the bar after its
+   * hitter lands. Nothing slides on the first drawing, for another seat's view or a mirror.
+   */
+  animate() {
+    const was = this.drawn;
+    const text = this.state.board || this.state.position;
+    this.drawn = { board: this.board, text, viewer: this.viewer, mirror: this.mirror,
+      variant: this.variant, dice: this.state.dice };
+    this.changes = null;
+    if (!was || was.text === text || was.variant !== this.variant) return;
+    const moves = diffRace(this.mapping, was.board, this.board);
+    if (!moves.length || moves.length > 8) return;  // a new game, not a play
+    // What moved, for the room's sounds (whatever the motion setting).
+    this.changes = { moves: moves.length, hit: moves.some((m) => m.hit) };
+    if (was.viewer !== this.viewer || was.mirror !== this.mirror || reducedMotion()) return;
+    const placed = new Map();  // location -> how many arrived there already (the top comes last)
+    let delay = 0;
+    const landed = new Map();  // point -> when its hitter lands
+    for (const move of moves) {
+      const key = `${move.side}:${move.to}`;
+      const arrived = placed.get(key) || 0;
+      placed.set(key, arrived + 1);
+      const at = this.topIndex(this.board, move.side, move.to) - arrived;
+      const to = this.spot(move.side, move.to, Math.max(0, at));
+      const from = this.spotBefore(was.board, move.side, move.from);
+      if (!to || !from) continue;
+      const copy = this.checker(from.x, from.y, move.side, { cls: "sb-flyer" });
+      let start = delay;
+      if (move.hit) start = (landed.get(move.from) ?? delay) + SLIDE_MS * 0.6;
+      else delay += STAGGER_MS;
+      landed.set(move.to, start + SLIDE_MS);
+      this.flights.fly(this.flyLayer, copy, [from, to], {
+        delay: start, leg: move.hit ? HIT_MS : SLIDE_MS, hidden: to.el,
+      });
+    }
+  }
+
+  /** Where a location's top checker stood in the board drawn before (same geometry). */
+  spotBefore(board, side, location) {
+    const k = Math.max(0, this.topIndex(board, side, location));
+    if (location === "off") {
+      const upper = side !== this.viewer;
+      return { x: this.column(upper && this.mapping === "diagonal" ? X_LEFT : X_RIGHT) + COL / 2,
+        y: upper ? Y_FIELD + 10 + k * 13 : Y_BOTTOM - 10 - 6 - k * 13 };
+    }
+    if (location === "bar") {
+      const up = side === this.viewer;
+      return { x: X_BAR + BW / 2, y: up ? MID - 32 - R - k * D : MID + 32 + R + k * D };
+    }
+    if (location === "new") {
+      const upper = side !== this.viewer;
+      return { x: this.mx(X_LEFT + COL / 2), y: upper ? Y_FIELD + 10 + R + k * D : Y_BOTTOM - 10 - R - k * D };
+    }
+    const n = Number(location.slice(1));
+    const slot = this.slotOf(n);
+    const lift = board[other(side)].pinned.has(n) ? 0.55 : 0;
+    return { x: this.sx(slot), y: stackY(slot, k + lift) };
+  }
+
+  /** The game's last play stays marked until the next: its points tinted, from → to. */
+  drawLastPlay(g) {
+    this.root.dataset.last = "";
+    const last = this.state.last;
+    if (!last || !last.before) return;
+    let before;
+    try {
+      before = parseRace(last.before);
+    } catch {
+      return;
+    }
+    const after = parseRace(this.state.position);
+    const moves = diffRace(this.mapping, before, after).filter((m) => m.side === last.side);
+    const marked = new Set();
+    for (const move of moves) {
+      for (const location of [move.from, move.to]) {
+        if (marked.has(location) || !location.startsWith("p")) continue;
+        marked.add(location);
+        const slot = this.slotOf(Number(location.slice(1)));
+        const x = this.sx(slot);
+        const top = slot >= 12;
+        const edge = top ? Y_FIELD : Y_BOTTOM;
+        const tip = top ? Y_FIELD + TRI : Y_BOTTOM - TRI;
+        g.append(s("polygon", {
+          points: `${x - P / 2 + 1},${edge} ${x + P / 2 - 1},${edge} ${x},${tip}`,
+          class: `sb-last${location === move.from ? " sb-last-from" : ""}`,
+          "data-last": location,
+        }));
+      }
+    }
+    this.root.dataset.last = [...marked].join(" ");
   }
 
   summary() {
@@ -512,4 +672,8 @@ export class RaceBoard extends BoardInput {
 function checkerCount(side, n) {
   const colour = side === "W" ? "white" : "black";
   return n === 1 ? tr(`board.one_${colour}`) : tr(`board.many_${colour}`, { n });
+}
+
+function sameDice(a, b) {
+  return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i]);
 }

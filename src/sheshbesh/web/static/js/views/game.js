@@ -2,16 +2,23 @@
 // the server says you may do now, the result and, once finished, a replay.
 // Players and spectators use the same room; a spectator simply has no buttons.
 // The server decides: the room only sends what a `legal` frame offered.
+// The move list is the game's history: a line clicked (or ← →) shows that position,
+// read only, until "back to the game" (history.js); the board tools turn the board,
+// move the home board and the sounds (roomtools.js, prefs.js, sound.js).
 
 import { applyTheme, avatarImg } from "../avatar.js";
 import { betweenGames } from "../between.js";
 import { Channel } from "../channel.js";
 import { chatPanel } from "../chat.js";
 import { append, clear, h } from "../dom.js";
+import { History } from "../history.js";
 import { MoveList, lines, renderMoves } from "../movelist.js";
 import { reasonText } from "../outcome.js";
+import { prefsOf, setPref } from "../prefs.js";
 import { rematchPanel } from "../rematch.js";
 import { reviewPanel } from "../review.js";
+import { boardTools } from "../roomtools.js";
+import { play as sound, setMuted } from "../sound.js";
 
 const FIT_MARGIN = 8;  // px left free under the player's own row
 const MIN_BOARD_HEIGHT = 240;  // px: in a window shorter than this the page scrolls
@@ -25,7 +32,32 @@ export async function mount(main, ctx) {
     you: null, players: [], summary: null, state: null, legal: null, clock: null, clockAt: 0, held: 0,
     presence: [null, null], moves: new MoveList(), pending: false, board: null, replay: null,
     aborted: null,  // {absent: [seat]}: a player never arrived, every stake went back
+    flipped: false,  // the viewer turned the board round
   };
+  setMuted(!prefsOf(ctx).sound);
+  const history = new History({ api: ctx.api, id, onChange: () => {
+    renderReplay();
+    renderLog();
+    render();
+  } });
+  const tools = boardTools({
+    t,
+    onFlip: () => {
+      room.flipped = !room.flipped;
+      render();
+    },
+    onHome: () => changePref("home", prefsOf(ctx).home === "left" ? "right" : "left"),
+    onSound: () => changePref("sound", !prefsOf(ctx).sound),
+  });
+  async function changePref(name, value) {
+    try {
+      await setPref(ctx, name, value);
+    } catch (error) {
+      ctx.toast(error.message, "bad");
+    }
+    setMuted(!prefsOf(ctx).sound);
+    render();
+  }
   const prefs = JSON.parse(localStorage.getItem("room-prefs") || "{}");
 
   const boardHost = h("div", { class: "board-host", "data-testid": "board" });
@@ -80,7 +112,7 @@ export async function mount(main, ctx) {
     h("section", {}, title, top, h("div", { class: "board-area" }, boardHost, between.el), bottom),
     h("aside", { class: "stack" },
       statusCard,
-      result, replayBox, review.el,
+      result, replayBox, review.el, tools.el,
       chat.el,
       h("details", { class: "card", open: true }, h("summary", {}, t("room.moves")), log)));
   main.append(root);
@@ -117,7 +149,7 @@ export async function mount(main, ctx) {
   const nameOfSide = (side) => room.players[seatOfSide(side)]?.username ?? "?";
 
   function act(action) {
-    if (room.pending || room.replay) return;
+    if (room.pending || room.replay || history.active) return;
     if (channel.act(action)) {
       room.pending = true;
       render();
@@ -229,9 +261,17 @@ export async function mount(main, ctx) {
     return t(`result.level_${level}`);
   }
 
+  // The viewer's side below, the other above; turned round, the other way.
+  function renderPlayers() {
+    const seat = mySide() || "W";
+    const below = room.flipped ? (seat === "W" ? "B" : "W") : seat;
+    clear(top).append(playerCard(below === "W" ? "B" : "W"));
+    clear(bottom).append(playerCard(below));
+  }
+
   function renderActions() {
     clear(actions);
-    const legal = room.replay ? null : room.legal;
+    const legal = room.replay || history.active ? null : room.legal;
     const moving = !!legal && room.you !== null && legal.some((a) => a.type === "move");
     moveForm.hidden = !moving;
     if (moving) moveText.placeholder = room.state.kind === "draughts" ? "32-28" : "13/7 8/7";
@@ -317,9 +357,39 @@ export async function mount(main, ctx) {
 
   function renderLog() {
     const names = [0, 1].map((seat) => room.players[seat]?.username ?? "?");
-    renderMoves(log, lines(room.moves.ordered(), { t, names, number: ctx.number, pair: ctx.pair }));
-    log.scrollTop = log.scrollHeight;
+    const sheet = lines(room.moves.ordered(), { t, names, number: ctx.number, pair: ctx.pair });
+    history.setStops(sheet);
+    renderMoves(log, sheet);
+    const current = history.seq;
+    for (const li of log.children) {
+      const seqs = li.dataset.seqs.split(" ").map(Number);
+      const here = current !== null && seqs[seqs.length - 1] === current;
+      li.classList.toggle("is-current", here);
+      if (here) li.setAttribute("aria-current", "step");
+      li.tabIndex = -1;
+    }
+    const at = log.querySelector(".is-current");
+    if (at) at.scrollIntoView({ block: "nearest" });
+    else if (!history.active) log.scrollTop = log.scrollHeight;
   }
+  // A line of the move list clicked: that position, read only.
+  log.addEventListener("click", (event) => {
+    const li = event.target.closest("li[data-seqs]");
+    if (!li || room.replay) return;
+    const seqs = li.dataset.seqs.split(" ").map(Number);
+    history.show(seqs[seqs.length - 1]);
+  });
+  // ← → step through the history from anywhere in the room but the board and the forms.
+  const onKey = (event) => {
+    if (!room.state || room.replay || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest && event.target.closest("input, textarea, select, .board-host, [contenteditable]")) return;
+    if (event.key === "ArrowLeft") history.step(-1);
+    else if (event.key === "ArrowRight" && history.active) history.step(1);
+    else if (event.key === "Escape" && history.active) history.exit();
+    else return;
+    event.preventDefault();
+  };
+  document.addEventListener("keydown", onKey);
 
   // The whole list, from the record, whenever the room (re)starts from a snapshot: the
   // events before it never come over the socket. Later events join it there, once each.
@@ -350,10 +420,7 @@ export async function mount(main, ctx) {
     // The tab says when the game waits for you, as on lichess: seen from another tab.
     const waiting = !!room.legal && room.you !== null && !room.replay;
     document.title = waiting ? `● ${t("room.your_turn_tab")} · ${pageTitle}` : `${title.textContent} · ${pageTitle}`;
-    const me = mySide() || "W";
-    const other = me === "W" ? "B" : "W";
-    clear(top).append(playerCard(other));
-    clear(bottom).append(playerCard(me));
+    renderPlayers();
     status.textContent = statusText();
     renderMatchLine();
     renderEscrow();
@@ -362,15 +429,29 @@ export async function mount(main, ctx) {
     renderActions();
     renderResult();
     review.update(s.variant, over);
-    const shown = room.replay ? room.replay.frames[room.replay.at] : s;
-    const legal = room.replay ? null : room.legal;
+    const past = room.replay ? room.replay.frames[room.replay.at] : history.active ? history.state() || drawn.state || s : null;
+    const shown = past || s;
+    const legal = past ? null : room.legal;
+    const prefs = prefsOf(ctx);
+    const mirror = prefs.home === "left";
+    root.dataset.history = history.active ? String(history.seq) : "";
+    tools.update({ state: shown, flipped: room.flipped, prefs });
     // Redraw the board only for what it shows: a redraw drops a picked piece or a drag, and
     // frames such as presence, a clock or a refusal come at any moment of a move.
-    if (room.board && (shown !== drawn.state || legal !== drawn.legal || room.you !== drawn.you)) {
-      drawn = { state: shown, legal, you: room.you };
+    if (room.board && (shown !== drawn.state || legal !== drawn.legal || room.you !== drawn.you
+        || room.flipped !== drawn.flip || mirror !== drawn.mirror)) {
+      const live = !past && drawn.state && !drawn.past;
+      drawn = { state: shown, legal, you: room.you, flip: room.flipped, mirror, past: !!past };
       room.board.update(drawn);
+      if (live) soundOf(room.board.changes);
       fitBoard();
     }
+  }
+
+  // What moved on the live board makes its sound: a checker put down, or a hit.
+  function soundOf(changes) {
+    if (!changes || !changes.moves) return;
+    sound(changes.hit ? "hit" : "move");
   }
 
   // The board as large as the window lets it be with both players' rows in view, on a
@@ -417,34 +498,51 @@ export async function mount(main, ctx) {
     });
   }
 
+  function eventSound(event) {
+    if (event.type === "rolled" || (event.type === "opening" && event.dice)) sound("dice");
+    else if (event.type === "doubled" || event.type === "beavered") sound("double");
+    else if (event.type === "finished" || event.type === "match_finished") sound("end");
+  }
+
+  // "Your turn" sounds when the turn comes to the player, not for each menu of his own turn.
+  let turnWasMine = false;
+  function turnSound() {
+    const mine = !!room.legal && room.you !== null;
+    if (mine && !turnWasMine && room.state?.to_act) sound("turn");
+    turnWasMine = mine;
+  }
+
   function announce(event) {
     if (event.type === "passed") ctx.toast(t("room.no_move", { name: nameOfSide(event.side) }));
     if (event.type === "timeout") ctx.toast(t("room.timeout", { name: nameOfSide(event.side) }));
   }
 
-  async function startReplay() {
-    const record = await ctx.api.get(`/api/games/${id}/record`);
-    const frames = [];
-    for (const event of record.events) {
-      if (event.type === "played" && event.position) {
-        const board = event.position;
-        frames.push({ ...room.state, board, position: board, dice: null, steps: [], result: null,
-          match: room.state.match ? { ...room.state.match, result: null } : undefined, to_act: null });
-      }
-    }
-    if (!frames.length) return;
+  function startReplay() {
     review.forget();
-    room.replay = { frames, at: 0 };
-    renderReplay();
-    render();
+    history.go(0);
   }
 
   function renderReplay() {
     clear(replayBox);
-    replayBox.hidden = !(room.state && (room.state.result || room.state.match?.result));
+    const over = !!(room.state && (room.state.result || room.state.match?.result));
+    replayBox.hidden = !over && !history.active && !room.replay;
     if (replayBox.hidden) return;
+    if (!room.replay && !history.active) {
+      replayBox.append(h("button", { type: "button", class: "secondary", "data-testid": "replay",
+        onclick: startReplay }, t("replay.start")));
+      return;
+    }
     if (!room.replay) {
-      replayBox.append(h("button", { type: "button", class: "secondary", onclick: startReplay }, t("replay.start")));
+      const at = history.at;
+      const count = history.stops.length;
+      replayBox.append(
+        h("button", { type: "button", class: "secondary", "aria-label": t("replay.first"), onclick: () => history.go(0) }, "«"),
+        h("button", { type: "button", class: "secondary", "aria-label": t("replay.previous"), onclick: () => history.step(-1) }, "◀"),
+        h("span", { "data-testid": "history-at" }, t("replay.position", { n: ctx.number(at + 1), of: ctx.number(count) })),
+        h("button", { type: "button", class: "secondary", "aria-label": t("replay.next"), onclick: () => history.step(1) }, "▶"),
+        h("button", { type: "button", class: "secondary", "aria-label": t("replay.last"), onclick: () => history.go(count - 1) }, "»"),
+        h("button", { type: "button", "data-testid": "history-exit", onclick: () => history.exit() },
+          over ? t("replay.exit") : t("replay.back_to_game")));
       return;
     }
     const { frames, onMove } = room.replay;
@@ -491,17 +589,20 @@ export async function mount(main, ctx) {
           room.presence = d.presence.map((p) => ({ ...p, at: performance.now() }));
           room.aborted = d.aborted || null;
           room.pending = false;
+          turnWasMine = !!d.legal;  // no "your turn" sound for opening the room
           loadRecord();
           break;
         case "event":
           room.moves.add([d]);
           announce(d);
+          eventSound(d);
           if (d.type === "game_finished") showGameOver(d);
           if (d.type === "match_finished") between.hide();  // a forfeit ends it with the game
           if (d.type === "finished" || d.type === "match_finished") ctx.refreshMe();
           return renderLog();
         case "state":
           room.state = d;
+          if (d.to_act !== mySide()) turnWasMine = false;
           if (d.held !== undefined) room.held = d.held;
           if (d.clock !== undefined) {
             room.clock = d.clock;
@@ -516,6 +617,7 @@ export async function mount(main, ctx) {
         case "legal":
           room.legal = d;
           room.pending = false;
+          turnSound();
           break;
         case "clock":
           room.clock = d;
@@ -567,20 +669,25 @@ export async function mount(main, ctx) {
   });
   const ticker = setInterval(() => {
     if (!room.state) return;
-    clear(top).append(playerCard(mySide() === "B" ? "W" : "B"));
-    clear(bottom).append(playerCard(mySide() || "W"));
+    renderPlayers();
     if (room.presence.some((p) => p && !p.online)) presenceBanner();
   }, 500);
   // The player's own socket: a theme equipped in another tab repaints this board
   // too, and rematch offers come and go.
   const onUserFrame = ({ detail: frame }) => {
-    if (frame.t === "me") applyTheme(boardHost, frame.d.theme ?? null);
+    if (frame.t === "me") {
+      applyTheme(boardHost, frame.d.theme ?? null);
+      if (frame.d.prefs && ctx.me) ctx.me.prefs = frame.d.prefs;  // changed in another tab
+      setMuted(!prefsOf(ctx).sound);
+      render();
+    }
     if (rematchLoaded) rematch.onFrame(frame);
   };
   window.addEventListener("sheshbesh:user-frame", onUserFrame);
   return () => {
     document.title = pageTitle;
     window.removeEventListener("sheshbesh:user-frame", onUserFrame);
+    document.removeEventListener("keydown", onKey);
     clearInterval(ticker);
     between.hide();
     fitting.disconnect();
