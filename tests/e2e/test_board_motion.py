@@ -259,3 +259,42 @@ def test_a_draughts_capture_glides_along_its_path(page: Any, calm_page: Any) -> 
             sample,
         )
         assert pieces == 2  # the capturer on 23 and the man on 18; the taken one is gone
+
+
+# --- phone: a fingertip is wider than a point ------------------------------------------------
+
+
+@pytest.fixture
+def phone(browser: Any, gallery_url: str) -> Any:  # noqa: F811
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    page.goto(gallery_url)
+    page.wait_for_function("window.galleryReady === true")
+    yield page
+    context.close()
+
+
+def test_a_tap_beside_a_checker_picks_it_and_its_destinations_are_44_px_buttons(phone: Any) -> None:
+    """Issue 17, phone: on a 390 px screen a point is about 21 px wide. A tap on the empty
+    point 4 means the movable checker on 3; its destination comes as a button at least
+    44 px high and wide, and that button plays the move."""
+    sample = "bg-bearoff"
+    card = phone.locator(f'[data-sample="{sample}"]')
+    card.scroll_into_view_if_needed()
+    four = card.locator('[data-point="4"]').bounding_box()
+    assert four["width"] < 44  # the point itself is too narrow for a finger
+    phone.touchscreen.tap(four["x"] + four["width"] / 2, four["y"] + four["height"] - 10)
+    buttons = card.locator("[data-testid=touch-targets] .sb-target-button")
+    buttons.first.wait_for()
+    for i in range(buttons.count()):
+        box = buttons.nth(i).bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44
+    card.locator('[data-target="offW"]').tap()
+    events = phone.evaluate("window.boardEvents")
+    assert events[-1] == {
+        "sample": sample,
+        "action": {"type": "move", "from": 3, "to": 0, "die": 6},
+    }
+    assert card.locator("[data-testid=touch-targets]").count() == 0

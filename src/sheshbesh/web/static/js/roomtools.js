@@ -14,11 +14,11 @@ export function positionText(state) {
 }
 
 export function boardTools({ t, onFlip, onHome, onSound }) {
-  const flip = h("button", { type: "button", class: "secondary", "data-testid": "flip",
+  const flip = h("button", { type: "button", class: "secondary small", "data-testid": "flip",
     "aria-pressed": "false", onclick: () => onFlip() }, t("room.flip"));
-  const home = h("button", { type: "button", class: "secondary", "data-testid": "home-side",
-    onclick: () => onHome() });
-  const sound = h("button", { type: "button", class: "secondary", "data-testid": "sound",
+  const home = h("button", { type: "button", class: "secondary small", "data-testid": "home-side",
+    title: t("room.home_title"), onclick: () => onHome() });
+  const sound = h("button", { type: "button", class: "secondary small", "data-testid": "sound",
     onclick: () => onSound() });
   const label = h("label", { class: "muted", for: "position-id" });
   const field = h("input", { id: "position-id", type: "text", readonly: true, class: "position-id",

@@ -73,6 +73,7 @@ export class DraughtsBoard extends BoardInput {
   update({ state, legal = null, you = null, flip = false } = {}) {
     const focused = focusedKey(this.svg);
     this.flights.finish();
+    this.dropTouchTargets();
     this.press = null;
     this.drag = null;
     this.selected = null;
@@ -344,6 +345,7 @@ export class DraughtsBoard extends BoardInput {
       }
     }
     this.showSelection();
+    this.showTouchTargets((key) => tr("board.square", { n: this.places.get(key)?.n ?? key }), tr("board.cancel"));
   }
 
   /** Several legal moves end on the chosen square: ask which route, by square or by chooser. */

@@ -1,6 +1,10 @@
 // How a player acts on a board, shared by the race and draughts boards: tap or
 // click a piece and then a highlighted target, drag a piece onto one, or use the
 // keyboard (Tab / arrows to move between places, Enter or Space to pick).
+// On a touch screen a point can be narrower than a fingertip (a phone shows the race
+// board's points about 21 px wide), so a tap snaps to the nearest place it could mean
+// (a movable piece, or one of the chosen piece's destinations), and the destinations
+// also appear as a row of buttons at least 44 px high right under the board.
 // A board that extends BoardInput keeps `places`, `sources`, `targets`, `tops`,
 // `selected`, `svg` and `dragLayer`, and says three things of its own:
 // ghostFor(key) (the piece drawn under the finger), dropOn(key) (a target was
@@ -8,6 +12,8 @@
 
 import { h } from "../dom.js";
 import { keyAt, nearest, placeAt, svgPoint } from "./geometry.js";
+
+const SNAP = 64; // viewBox units: how far from a place a tap still means it
 
 let boards = 0;
 
@@ -24,6 +30,8 @@ export class BoardInput {
     this.targets = new Map();
     this.press = null;
     this.drag = null;
+    this.touched = false;  // the last press was a finger: show the destinations as buttons
+    this.bar = null;
     this.onOutside = (event) => {
       if (this.busy() && !this.root.contains(event.target)) this.select(null);
     };
@@ -72,7 +80,9 @@ export class BoardInput {
 
   pointerDown(event) {
     if (event.button !== undefined && event.button !== 0) return;
-    const key = keyAt(event.target);
+    this.touched = event.pointerType === "touch" || event.pointerType === "pen";
+    let key = keyAt(event.target);
+    if (this.touched) key = this.snap(key, svgPoint(this.svg, event));
     if (!key) {
       this.select(null);
       return;
@@ -118,6 +128,52 @@ export class BoardInput {
       return;
     }
     this.activate(press.key);
+  }
+
+  /** The place a fingertip at `point` means: `key` itself if it can be picked, else the
+   * nearest place that can within SNAP, else `key`. */
+  snap(key, point) {
+    const wanted = new Set(this.sources.keys());
+    if (this.selected) for (const target of this.targets.keys()) wanted.add(target);
+    if (!wanted.size || wanted.has(key)) return key;
+    let best = key;
+    let bestDistance = SNAP;
+    for (const candidate of wanted) {
+      const place = this.places.get(candidate);
+      if (!place) continue;
+      const r = place.rect;
+      const dx = Math.max(r.x - point.x, 0, point.x - (r.x + r.width));
+      const dy = Math.max(r.y - point.y, 0, point.y - (r.y + r.height));
+      const distance = Math.hypot(dx, dy);
+      if (distance < bestDistance) {
+        bestDistance = distance;
+        best = candidate;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * After a finger picked a piece: its destinations as buttons right under the board,
+   * each at least 44 px high (CSS), and a cancel. Gone once nothing is picked.
+   */
+  showTouchTargets(name, cancelLabel) {
+    this.dropTouchTargets();
+    if (!this.touched || !this.selected || !this.targets.size) return;
+    const buttons = [...this.targets.keys()].map((key) => h("button", {
+      type: "button", class: "sb-target-button", "data-target": key,
+      onclick: () => this.activate(key),
+    }, `→ ${name(key)}`));
+    this.bar = h("div", { class: "sb-targets", role: "group", "data-testid": "touch-targets" },
+      ...buttons,
+      h("button", { type: "button", class: "sb-target-button sb-target-cancel", onclick: () => this.select(null) },
+        cancelLabel));
+    this.root.append(this.bar);
+  }
+
+  dropTouchTargets() {
+    if (this.bar) this.bar.remove();
+    this.bar = null;
   }
 
   cancelDrag() {

@@ -51,6 +51,7 @@ const EN = {
   "board.cube_offered": "Doubling cube offered at {value}",
   "board.dice": "Dice: {dice}",
   "board.roll": "Roll the dice",
+  "board.cancel": "Cancel",
   "board.race_summary": "{variant}. White: {white_pips} pips, {white_off} borne off. "
     + "Black: {black_pips} pips, {black_off} borne off. {status}",
 };
@@ -73,6 +74,7 @@ export class RaceBoard extends BoardInput {
   update({ state, legal = null, you = null, flip = false, mirror = false } = {}) {
     const focused = focusedKey(this.svg);
     this.flights.finish();
+    this.dropTouchTargets();
     this.press = null;
     this.drag = null;
     this.selected = null;
@@ -601,6 +603,7 @@ export class RaceBoard extends BoardInput {
       }
     }
     this.showSelection();
+    this.showTouchTargets((key) => this.places.get(key)?.place ?? key, tr("board.cancel"));
   }
 
   showSelection() {

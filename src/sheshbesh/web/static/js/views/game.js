@@ -112,9 +112,10 @@ export async function mount(main, ctx) {
     h("section", {}, title, top, h("div", { class: "board-area" }, boardHost, between.el), bottom),
     h("aside", { class: "stack" },
       statusCard,
-      result, replayBox, review.el, tools.el,
+      result, replayBox, review.el,
+      h("details", { class: "card", open: true }, h("summary", {}, t("room.moves")), log),
       chat.el,
-      h("details", { class: "card", open: true }, h("summary", {}, t("room.moves")), log)));
+      tools.el));
   main.append(root);
 
   // Why the viewer may not write in a chat room now (null: he may); the server checks the same.
