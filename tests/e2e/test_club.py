@@ -307,6 +307,29 @@ def review_the_game(viewer: Visitor, game: str) -> None:
     page.click("[data-testid=review-detail] button >> nth=1")  # the next decision
     page.wait_for_selector(".review-entry.is-shown >> nth=0")
     assert page.locator(".review-entry").nth(1).get_attribute("aria-current") == "true"
+    # The equity graph (issue 17): one point per decision, White's equity above the middle
+    # when White stands better; a click on it puts the nearest decision on the board.
+    graph = page.evaluate(
+        """() => { const svg = document.querySelector('[data-testid=equity-graph]');
+            const line = svg.querySelector('.eq-line').getAttribute('points').trim().split(' ');
+            return { ys: line.map(p => Number(p.split(',')[1])), height: svg.viewBox.baseVal.height,
+                     dots: svg.querySelectorAll('.eq-dot').length }; }"""
+    )
+    assert len(graph["ys"]) == len(analysis["entries"]) and graph["dots"] == len(mistakes)
+    for entry, y in zip(analysis["entries"], graph["ys"], strict=True):
+        white = entry["equity"] if entry["side"] == "W" else -entry["equity"]
+        if abs(white) > 0.01:
+            assert (y < graph["height"] / 2) == (white > 0)
+    drawn = page.locator("[data-testid=equity-graph]")
+    drawn.scroll_into_view_if_needed()
+    box = drawn.bounding_box()
+    drawn.click(position={"x": box["width"] - 4, "y": box["height"] / 2})
+    last = len(analysis["entries"])
+    page.wait_for_function(
+        "n => (document.querySelector('.replay')?.textContent || '').includes(`Decision ${n} of ${n}`)",
+        arg=last,
+    )
+    assert page.get_attribute("[data-testid=equity-graph] .eq-shown", "data-shown") == str(last - 1)
     viewer.shot("room-review-desktop")
     page.set_viewport_size(PHONE)
     viewer.shot("room-review-phone")

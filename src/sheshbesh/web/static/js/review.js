@@ -7,6 +7,7 @@
 // reviewer is full (503 review_busy) the panel says when to try again.
 
 import { clear, h } from "./dom.js";
+import { equityGraph } from "./equitygraph.js";
 import { number, signed as signedNumber } from "./i18n.js";
 
 export const REVIEWED = new Set(["backgammon", "short_nardy", "takhte_nard"]);  // gnubg's variants
@@ -61,7 +62,18 @@ export function reviewPanel({ t, api, id, me, nameOfSide, show }) {
   }
 
   function render() {
-    clear(body).append(totals(), filter(), decisions(), detail());
+    clear(body).append(totals(), graph(), filter(), decisions(), detail());
+  }
+
+  // White's equity decision by decision; a click puts the nearest decision on the board.
+  function graph() {
+    return h("figure", { class: "equity" },
+      equityGraph(analysis.entries, {
+        shown, onPick: choose, title: t("review.graph"),
+        label: (entry, i) => `${number(i + 1)}. ${nameOfSide(entry.side)}: ${t(`review.skill.${key(entry.skill)}`)}`
+          + ` (${signed(-entry.equity_lost)})`,
+      }),
+      h("figcaption", { class: "muted" }, t("review.graph_caption", { white: nameOfSide("W"), black: nameOfSide("B") })));
   }
 
   // One column per player, one row per measure: fits the room's narrow side column.
