@@ -326,7 +326,8 @@ def review_the_game(viewer: Visitor, game: str) -> None:
     drawn.click(position={"x": box["width"] - 4, "y": box["height"] / 2})
     last = len(analysis["entries"])
     page.wait_for_function(
-        "n => (document.querySelector('.replay')?.textContent || '').includes(`Decision ${n} of ${n}`)",
+        "n => (document.querySelector('.replay')?.textContent || '')"
+        ".includes(`Decision ${n} of ${n}`)",
         arg=last,
     )
     assert page.get_attribute("[data-testid=equity-graph] .eq-shown", "data-shown") == str(last - 1)
