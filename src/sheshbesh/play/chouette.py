@@ -81,10 +81,15 @@ class Lineup:
         return {"banker": self.banker, "rotation": list(self.rotation)}
 
 
-def draw_order(seats: Sequence[int], roll: Callable[[int], Sequence[int]]) -> Lineup:
+def draw_order(
+    seats: Sequence[int],
+    roll: Callable[[int], Sequence[int]],
+    rolled: Callable[[Sequence[int], Sequence[int]], None] | None = None,
+) -> Lineup:
     """CH-2: one die each, highest banks; ties are rolled again among the tied only.
 
-    ``roll(n)`` gives n dice (the server's fair dice; fixed dice in tests).
+    ``roll(n)`` gives n dice (the server's fair dice; fixed dice in tests);
+    ``rolled(group, dice)``, if given, hears each roll with the seats it was for.
 
     >>> rolls = iter([(5, 6, 2, 5), (3, 1)])  # CH-E1: Ann, Ben, Cid, Dora
     >>> draw_order([0, 1, 2, 3], lambda n: next(rolls))
@@ -97,6 +102,8 @@ def draw_order(seats: Sequence[int], roll: Callable[[int], Sequence[int]]) -> Li
         dice = list(roll(len(group)))
         if len(dice) != len(group) or not all(1 <= d <= 6 for d in dice):
             raise ValueError(f"{len(group)} dice expected, got {dice}")
+        if rolled is not None:
+            rolled(group, dice)
         order: list[int] = []
         for value in sorted(set(dice), reverse=True):
             tied = [seat for seat, die in zip(group, dice, strict=True) if die == value]
@@ -261,12 +268,22 @@ class ChouetteGame:
         return (self.banker,) if side is BANKER else (self.captain,)
 
     def exposure(self, seat: int) -> int:
-        """CH-10: stakes to hold in escrow now (a member 3 × cube, the banker their sum)."""
+        """CH-10: stakes to hold in escrow now (a member 3 × cube, the banker their sum).
+
+        A cube doubled and not yet answered counts at its doubled value: the escrow
+        holds the largest loss the answer can bring, from the moment of the offer (PL-5).
+        """
         if seat == self.banker:
-            return sum(LARGEST_LEVEL * self.cube_of(s).value for s in self.crew_in)
+            return sum(LARGEST_LEVEL * self.at_stake(s) for s in self.crew_in)
         if seat in self.crew_in:
-            return LARGEST_LEVEL * self.cube_of(seat).value
+            return LARGEST_LEVEL * self.at_stake(seat)
         return 0
+
+    def at_stake(self, member: int) -> int:
+        """A member's cube value, doubled while a double of it (the banker's, or one he
+        called) waits for its answer."""
+        value = self.cube_of(member).value
+        return 2 * value if member in self.pending or member in self.called else value
 
     def payout(self) -> tuple[tuple[int, int], ...]:
         """Stakes each seat received (negative: paid) so far; always sums to zero."""
