@@ -125,7 +125,7 @@ class SeatClock:
             "running": list(self.seats_running),
             "delay_left": {
                 str(run.seat): round(self.delay_left(run.seat, now), 3) for run in self.running
-            },  # fmt: skip
+            },
         }
 
 
