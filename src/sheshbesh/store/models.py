@@ -16,10 +16,12 @@ from sqlalchemy import (
     CheckConstraint,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     UniqueConstraint,
     false,
+    text,
     true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -129,6 +131,8 @@ class Request(Base):
     """A club bot may take the request when no person has within the bots' patience."""
     rated: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     """The game will change both players' ratings (only between people, see ``ratings``)."""
+    seats: Mapped[int | None] = mapped_column(Integer)
+    """A chouette table's seats (3-8, CH-1); None for a two-player request."""
 
 
 class Game(Base):
@@ -143,12 +147,14 @@ class Game(Base):
 
     id: Mapped[str] = mapped_column(String(12), primary_key=True)
     kind: Mapped[str] = mapped_column(String(10))
-    """``race`` (one money game), ``match`` or ``draughts``."""
+    """``race`` (one money game), ``match``, ``draughts`` or ``chouette`` (a table)."""
     variant: Mapped[str] = mapped_column(String(20))
     stake: Mapped[int] = mapped_column(BigInteger)
     control: Mapped[str] = mapped_column(String(40))
-    seat0_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
-    seat1_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    seat0_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    seat1_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    """The two players of a two-player game; NULL for a chouette table, whose seats are
+    rows of ``game_seats`` (:func:`players_of` reads a two-player game's pair)."""
     status: Mapped[str] = mapped_column(String(10), index=True)
     """``live``, ``finished``, or ``aborted`` (a player never arrived: stakes refunded,
     nobody won or lost)."""
@@ -172,6 +178,42 @@ class Game(Base):
     created_at: Mapped[float] = mapped_column(Float)
     finished_at: Mapped[float | None] = mapped_column(Float)
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+def players_of(game: Game) -> tuple[int, int]:
+    """The two players of a two-player game, seat 0 first; a chouette table has no pair."""
+    if game.seat0_id is None or game.seat1_id is None:
+        raise ValueError(f"game {game.id} is a {game.kind} table, not a two-player game")
+    return game.seat0_id, game.seat1_id
+
+
+class GameSeat(Base):
+    """A seat at a chouette table (issue 18): who sits there, what he holds in escrow,
+    and the presence columns a two-player game keeps per seat (``held0``, ``away0``…).
+
+    Seats are numbered in the order they are taken and never reused; a person who
+    leaves keeps his row (``left_at``) so old events still name him. The database
+    refuses two people in one seat (the key) and one person seated twice at a table
+    (a unique index over the seats still taken).
+    """
+
+    __tablename__ = "game_seats"
+    __table_args__ = (
+        Index(
+            "one_seat_per_person", "game_id", "user_id", unique=True,
+            sqlite_where=text("left_at IS NULL"), postgresql_where=text("left_at IS NULL"),
+        ),
+    )  # fmt: skip
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    held: Mapped[int] = mapped_column(BigInteger, default=0)
+    """FUN this seat has in the table's escrow account."""
+    away: Mapped[float | None] = mapped_column(Float)
+    arrived: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    joined_at: Mapped[float] = mapped_column(Float)
+    left_at: Mapped[float | None] = mapped_column(Float)
 
 
 class GameEvent(Base):

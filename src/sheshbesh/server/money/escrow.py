@@ -20,7 +20,7 @@ from sheshbesh.server.club import Club
 from sheshbesh.server.errors import ApiError
 from sheshbesh.store import ledger
 from sheshbesh.store.ledger import InsufficientFunds
-from sheshbesh.store.models import Game, User
+from sheshbesh.store.models import Game, User, players_of
 
 
 async def top_up(
@@ -34,7 +34,7 @@ async def top_up(
     for user in await _players(session, game):
         await trust.check_stake(club, session, user, needed, now)
     escrow = await ledger.escrow_of(session, game.id)
-    wallets = [await ledger.wallet_of(session, uid) for uid in (game.seat0_id, game.seat1_id)]
+    wallets = [await ledger.wallet_of(session, uid) for uid in players_of(game)]
     try:
         await ledger.transfer(
             session, "escrow", [(wallets[0], -more), (wallets[1], -more), (escrow, 2 * more)],
@@ -75,7 +75,7 @@ async def pay_out(
     an aborted game: 0, 0 as a ``refund``)."""
     held = (game.held0, game.held1)
     escrow = await ledger.escrow_of(session, game.id)
-    wallets = [await ledger.wallet_of(session, uid) for uid in (game.seat0_id, game.seat1_id)]
+    wallets = [await ledger.wallet_of(session, uid) for uid in players_of(game)]
     entries = [(wallets[s], held[s] + paid[s]) for s in (0, 1)]
     if any(amount < 0 for _, amount in entries):
         raise RuntimeError(f"game {game.id}: payout {paid} exceeds escrow {held}")
@@ -87,5 +87,5 @@ async def pay_out(
 
 
 async def _players(session: AsyncSession, game: Game) -> list[User]:
-    seats = (game.seat0_id, game.seat1_id)
+    seats = players_of(game)
     return list(await session.scalars(select(User).where(User.id.in_(seats))))

@@ -21,6 +21,7 @@ from sheshbesh.store.models import (
     RatingChange,
     Relation,
     User,
+    players_of,
 )
 
 router = APIRouter(prefix="/api", tags=["profiles"])
@@ -82,7 +83,7 @@ async def recent_games(session: AsyncSession, user_id: int, games: list[Game]) -
         out.append({
             "id": g.id, "variant": g.variant, "kind": g.kind, "stake": g.stake,
             "status": g.status, "result": g.result, "seat": seat, "rated": g.rated,
-            "opponent": names.get(g.seat1_id if seat == 0 else g.seat0_id, "?"),
+            "opponent": names.get(players_of(g)[1 - seat], "?"),
             "rating_change": changes.get(g.id), "finished_at": g.finished_at,
         })  # fmt: skip
     return out

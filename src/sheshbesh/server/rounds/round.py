@@ -39,7 +39,7 @@ from sheshbesh.server.events import RoundLoaded, RoundMoved, TurnAwaits
 from sheshbesh.server.money import escrow
 from sheshbesh.server.standings import ratings as standings
 from sheshbesh.store.group import MoveWrite
-from sheshbesh.store.models import Game, GameEvent, User
+from sheshbesh.store.models import Game, GameEvent, User, players_of
 
 from .store import store_aborted, store_applied
 from .tables import Applied, Table, replay_table
@@ -98,7 +98,7 @@ class Round:
         await self.check_cover()
 
     async def _read_ratings(self, session: AsyncSession, game: Game) -> None:
-        seats = [game.seat0_id, game.seat1_id]
+        seats = list(players_of(game))
         ratings = await standings.ratings_of(session, seats, game.variant)
         changes = await standings.changes_of(session, game.id) if game.status != "live" else {}
         self.ratings = {uid: ratings[uid] | {"change": changes.get(uid)} for uid in seats}
@@ -117,7 +117,7 @@ class Round:
     @property
     def seats(self) -> tuple[int, int]:
         assert self.game is not None
-        return self.game.seat0_id, self.game.seat1_id
+        return players_of(self.game)
 
     def seat_of(self, user_id: int | None) -> int | None:
         if user_id is None:

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from sheshbesh.server.club import Club
 from sheshbesh.server.events import GameOver
 from sheshbesh.server.notify import notes as notify
-from sheshbesh.store.models import User
+from sheshbesh.store.models import User, players_of
 
 from . import playbans, ratings
 
@@ -23,7 +23,7 @@ from . import playbans, ratings
 async def game_over(over: GameOver) -> None:
     """Rate the game, count an abandonment, and note the result for each person."""
     session, game, now = over.session, over.game, over.now
-    seats = (game.seat0_id, game.seat1_id)
+    seats = players_of(game)
     users = {u.id: u for u in await session.scalars(select(User).where(User.id.in_(seats)))}
     bots = {uid for uid, user in users.items() if user.is_bot}
     result = game.result or {}

@@ -22,7 +22,7 @@ from sheshbesh.play.ratings import (
     rating_family,
     rating_pool,
 )
-from sheshbesh.store.models import Game, Rating, RatingChange
+from sheshbesh.store.models import Game, Rating, RatingChange, players_of
 
 AnyRating = FibsRating | Glicko2Rating
 
@@ -92,7 +92,7 @@ async def rate_game(
     bots: set[int], now: float,
 ) -> dict[int, tuple[float, float]]:  # fmt: skip
     """Apply a finished rated game; returns user id → (before, after) for changed ratings."""
-    seats = (game.seat0_id, game.seat1_id)
+    seats = players_of(game)
     if not game.rated or all(uid in bots for uid in seats):
         return {}
     pool = rating_pool(game.variant)
