@@ -52,6 +52,27 @@ class RedisServer:
             shutil.rmtree(self.directory, ignore_errors=True)
 
 
+def restart(server: RedisServer, *, between: object = None) -> RedisServer:
+    """Kill the server and start another on the same port and directory: its clients lose
+    their connections and must find it again. ``between`` (a callable) runs while it is
+    down (a move made meanwhile, whose messages are lost)."""
+    binary = shutil.which("redis-server")
+    assert binary is not None
+    server.process.kill()
+    server.process.wait(timeout=20)
+    if callable(between):
+        between()
+    command = [
+        binary, "--port", str(server.port), "--bind", "127.0.0.1", "--save", "",
+        "--appendonly", "no", "--dir", str(server.directory), "--daemonize", "no",
+    ]  # fmt: skip
+    with open(server.directory / "redis.log", "ab") as log_file:
+        process = subprocess.Popen(command, stdout=log_file, stderr=subprocess.STDOUT)
+    if not _ready(process, server.port):
+        raise RuntimeError("redis-server did not come back on its port")
+    return RedisServer(process, server.directory, server.port)
+
+
 def start(attempts: int = 5) -> RedisServer:
     """A running server on a free port (another port if someone took it in between)."""
     binary = shutil.which("redis-server")

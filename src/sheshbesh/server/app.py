@@ -8,6 +8,7 @@ injected for tests (STYLE).
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections.abc import AsyncIterator, Callable
@@ -20,6 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import func, select
+from sqlalchemy.exc import SQLAlchemyError
 
 from sheshbesh.server.accounts import auth, avatars, bindings
 from sheshbesh.server.accounts.csrf import CsrfMiddleware, stored_secret
@@ -42,9 +44,11 @@ from sheshbesh.web import STATIC
 
 from . import web
 from .club import Club, new_id
-from .errors import ApiError, as_api_error
+from .errors import ApiError, as_api_error, database_unreachable
 from .pubsub import make_bus
 from .settings import Settings
+
+log = logging.getLogger(__name__)
 
 
 def subscribe(club: Club) -> None:
@@ -155,6 +159,17 @@ def create_app(
 
     @app.exception_handler(ValueError)
     async def typed_error(request: Request, error: ValueError) -> JSONResponse:
+        return await api_error(request, as_api_error(error))
+
+    @app.exception_handler(SQLAlchemyError)
+    @app.exception_handler(OSError)
+    async def unreachable(request: Request, error: Exception) -> JSONResponse:
+        """The database went away mid-request (issue 20): a clear 503, the transaction
+        rolled back; anything else is the server's own failure."""
+        if request.scope["type"] != "http" or not database_unreachable(error):
+            raise error
+        log.warning("%s %s: the database is unreachable (%r)", request.method,
+                    request.url.path, error)  # fmt: skip
         return await api_error(request, as_api_error(error))
 
     @app.exception_handler(RequestValidationError)

@@ -7,6 +7,7 @@ raise what they mean and never build responses for errors by hand.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from sheshbesh.games.draughts.errors import DraughtsError
@@ -66,10 +67,42 @@ class TooMany(ApiError):
         self.retry_after = retry_after
 
 
+UNREACHABLE = "the club's database is unreachable for a moment: nothing was changed; try again"
+
+
+def database_unreachable(error: BaseException) -> bool:
+    """Whether ``error`` says the database cannot be reached (a restart, a network cut),
+    not that a statement was wrong: the transaction rolled back, and a retry may pass."""
+    from sqlalchemy import exc
+
+    if isinstance(error, exc.DBAPIError) and error.connection_invalidated:
+        return True
+    if isinstance(error, exc.OperationalError | exc.InterfaceError | exc.DisconnectionError):
+        return True
+    # asyncpg's own, unwrapped at connect time; a refusal can only be the database's (the
+    # club connects to nothing else), while a client's socket going away is not one.
+    return isinstance(error, ConnectionRefusedError) or type(error).__module__.startswith("asyncpg")
+
+
+def log_failure(logger: logging.Logger, what: str, error: BaseException) -> None:
+    """Log a background task's failure: the database away for a moment is a warning in
+    one line (it heals by itself), anything else an error with its traceback."""
+    from sqlalchemy.exc import DBAPIError
+
+    if database_unreachable(error) or isinstance(error, DBAPIError):
+        logger.warning("%s: the database is unreachable (%r)", what, error)
+    else:
+        logger.error("%s failed", what, exc_info=error)
+
+
 def as_api_error(error: Exception) -> ApiError:
     """The :class:`ApiError` a lower layer's typed error becomes."""
     if isinstance(error, ApiError):
         return error
+    if database_unreachable(error):
+        unavailable = ApiError(UNREACHABLE, status=503, code="unavailable")
+        unavailable.retry_after = 2
+        return unavailable
     if isinstance(error, InsufficientFunds):
         return ApiError(str(error), status=409, code="insufficient_funds")
     if isinstance(error, NotYourTurn):

@@ -5,6 +5,13 @@ Channels: ``lobby`` (requests and now-playing), ``game:{id}`` (a round's events)
 and ``user:{id}`` (what one player must hear wherever he is). Messages are JSON
 text. Each process fans a message out to its local subscribers, which are plain
 callbacks that must not block (a socket puts the message on its own queue).
+
+Redis can go away (a restart, a network cut). Messages are not stored, so what
+was published while the connection was down is lost; the truth is in the
+database. A publish that fails is logged and dropped, never an error for the
+move already stored, and once the connection is back the bus calls its
+``recovered`` hooks: the game hubs then send each socket what the stored log
+has beyond what it heard (``rounds.channel``), so no player misses an event.
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ import contextlib
 import json
 import logging
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 Subscriber = Callable[[Any], None]
@@ -29,6 +36,19 @@ class Bus:
 
     def __init__(self) -> None:
         self.subscribers: dict[str, set[Subscriber]] = defaultdict(set)
+        self.recovered: list[Callable[[], Awaitable[None]]] = []
+        """Called once the connection between processes is back after a loss."""
+
+    def on_recovered(self, hook: Callable[[], Awaitable[None]]) -> None:
+        self.recovered.append(hook)
+
+    async def recover(self) -> None:
+        """Messages may have been lost: let every hook catch up from the database."""
+        for hook in list(self.recovered):
+            try:
+                await hook()
+            except Exception:
+                log.exception("a recovery hook failed")
 
     async def start(self) -> None:
         pass
@@ -94,6 +114,9 @@ class RedisBus(Bus):
         self.changing = asyncio.Lock()
         self.confirmations: dict[tuple[str, str], asyncio.Future[None]] = {}
         """(``subscribe``/``unsubscribe``, Redis channel) → the change waiting for Redis's reply."""
+        self.lost = False
+        """A message was dropped, or the listener lost its connection, since the last recovery."""
+        self.reconnecting = False
 
     async def start(self) -> None:
         import redis.asyncio as redis
@@ -116,7 +139,17 @@ class RedisBus(Bus):
             await self.redis.aclose()
 
     async def publish(self, channel: str, message: str) -> None:
-        await self.redis.publish(self.prefix + channel, message)
+        import redis.exceptions
+
+        try:
+            await self.redis.publish(self.prefix + channel, message)
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError):
+            # Stored already; the others catch up from the database once Redis is back.
+            log.warning("redis unreachable: a message on %s is dropped", channel)
+            self.lost = True
+            return
+        if self.lost and not self.reconnecting:
+            await self.heal()
 
     async def subscribe(self, channel: str, subscriber: Subscriber) -> None:
         await super().subscribe(channel, subscriber)
@@ -164,8 +197,33 @@ class RedisBus(Bus):
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("redis listener failed; retrying")
-                await asyncio.sleep(0.5)
+                log.warning("redis listener lost its connection; reconnecting")
+                self.lost = True
+                await self._reconnect()
+
+    async def _reconnect(self) -> None:
+        """Wait until Redis answers on the listening connection again (which subscribes to
+        every channel once more), then let everyone catch up on what was lost."""
+        self.reconnecting = True
+        while True:
+            await asyncio.sleep(0.5)
+            try:
+                await self.pubsub.ping()
+                await self.redis.ping()
+                break
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                continue
+        log.warning("redis is back; catching up from the database")
+        self.lost = self.reconnecting = False
+        await self.recover()
+
+    async def heal(self) -> None:
+        """A publish was dropped while the listener stayed up: catch up all the same."""
+        if self.lost:
+            self.lost = False
+            await self.recover()
 
 
 def make_bus(redis_url: str | None) -> Bus:

@@ -25,6 +25,7 @@ import logging
 from sqlalchemy import select
 
 from sheshbesh.server.club import Club
+from sheshbesh.server.errors import log_failure
 from sheshbesh.server.relations.presence import presence_of
 from sheshbesh.store.models import Request as GameRequest
 from sheshbesh.store.models import User
@@ -60,8 +61,8 @@ class Withdrawer:
             await asyncio.sleep(every)
             try:
                 await self.sweep()
-            except Exception:
-                log.exception("withdrawing the requests of absent owners failed")
+            except Exception as error:
+                log_failure(log, "withdrawing the requests of absent owners", error)
 
     async def sweep(self) -> None:
         """Note who has no tab open now, and withdraw the requests of those gone too long."""

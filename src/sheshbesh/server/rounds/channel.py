@@ -30,11 +30,14 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
+from uvicorn.protocols.utils import ClientDisconnected
 
 from sheshbesh.server import limits
 from sheshbesh.server.accounts import bindings
@@ -43,7 +46,7 @@ from sheshbesh.server.accounts.csrf import same_origin
 from sheshbesh.server.chat import rooms as chat
 from sheshbesh.server.chat.readers import ChatItem, blocklists_of, history_frame, say
 from sheshbesh.server.club import Club, club_of
-from sheshbesh.server.errors import ApiError, as_api_error
+from sheshbesh.server.errors import ApiError, as_api_error, database_unreachable, log_failure
 from sheshbesh.server.limits import CLOSE_CODE, Budget, Guard, Verdict
 from sheshbesh.server.protocol import (
     ActionMsg,
@@ -62,6 +65,9 @@ from .round import Round, events_after, rounds_of
 from .spectate import count_spectator
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
+DATABASE_RETRY = 1.0
+"""Seconds a socket's writer waits before asking an unreachable database again."""
 router = APIRouter()
 QUEUE_LIMIT = 512
 """Frames a socket may fall behind before it is closed (the client resyncs on reconnect)."""
@@ -133,10 +139,10 @@ class Hub:
         batch: Batch | str
         if "aborted" in message:  # a player never arrived: the game ended without a move
             batch = frame("aborted", message["aborted"])
-            asyncio.get_running_loop().create_task(self.round.refresh())
+            _in_background(self.round.refresh(), f"game {self.round.id}: refresh")
         elif "presence" in message:
             batch = frame("presence", message["presence"])
-            asyncio.get_running_loop().create_task(self.round.refresh())
+            _in_background(self.round.refresh(), f"game {self.round.id}: refresh")
         else:
             seq = message["seq"]
             state = {**message["state"], "clock": message["clock"], "held": message.get("held")}
@@ -148,11 +154,28 @@ class Hub:
             )
             table = self.round.table
             if table is not None and table.seq < seq:
-                asyncio.get_running_loop().create_task(self.round.refresh())
+                _in_background(self.round.refresh(), f"game {self.round.id}: refresh")
             if message.get("offer") is not None:  # PL-3: for the players' eyes until answered
                 self.fan_out(batch, [s for s in self.sockets if s.seat is not None])
                 return
         self.fan_out(batch, list(self.sockets))
+
+    async def resync(self) -> None:
+        """Messages of this game may have been lost between processes (Redis went away):
+        hand the sockets the latest stored event and the game after it, as a message
+        would have, so each writer sends what its socket missed from the stored log."""
+        round_ = self.round
+        await round_.refresh()
+        table, game = round_.table, round_.game
+        if table is None or game is None:
+            return
+        if game.status == "aborted":
+            self.on_message({"aborted": round_.aborted()})
+            return
+        async with self.club.db.read() as session:
+            latest = await events_after(session, round_.id, table.seq - 1)
+        if latest:
+            self.on_message(round_.message(latest[-1:], table))
 
     def fan_out(self, item: Item, sockets: list[Socket]) -> None:
         for socket in sockets:
@@ -176,6 +199,14 @@ class Hubs:
         hub.sockets.add(socket)
         return hub
 
+    async def resync(self) -> None:
+        """After the bus lost messages: every game served here catches up its sockets."""
+        for hub in list(self.hubs.values()):
+            try:
+                await hub.resync()
+            except Exception:
+                log.exception("game %s: resync after a bus loss failed", hub.round.id)
+
     async def leave(self, hub: Hub, socket: Socket) -> None:
         hub.sockets.discard(socket)
         if not hub.sockets and self.hubs.get(hub.round.id) is hub:
@@ -183,10 +214,24 @@ class Hubs:
             await self.club.bus.unsubscribe(hub.channel, hub.on_message)
 
 
+def _in_background(work: Coroutine[Any, Any, None], what: str) -> None:
+    """Run ``work`` beside the socket's flow; a failure is logged, never left unread. The
+    database gone for a moment is a warning: the next message refreshes again."""
+
+    async def run() -> None:
+        try:
+            await work
+        except Exception as error:
+            log_failure(log, what, error)
+
+    asyncio.get_running_loop().create_task(run())
+
+
 def hubs_of(club: Club) -> Hubs:
     hubs = club.extras.get("hubs")
     if hubs is None:
         hubs = club.extras["hubs"] = Hubs(club)
+        club.bus.on_recovered(hubs.resync)
     assert isinstance(hubs, Hubs)
     return hubs
 
@@ -243,10 +288,13 @@ async def _serve(club: Club, ws: WebSocket, game_id: str, guard: Guard,
         await hubs.leave(hub, socket)
         if user is not None:
             await blocklists_of(club).unwatch(user.id)
-        if seat is not None:
-            await round_.leave(seat)
-        else:
-            await count_spectator(club, round_, -1)
+        try:
+            if seat is not None:
+                await round_.leave(seat)
+            else:
+                await count_spectator(club, round_, -1)
+        except Exception as error:  # the database away: the count or mark heals later
+            log_failure(log, f"game {round_.id}: leaving", error)
         if not hub.sockets:
             rounds_of(club).forget_finished()
 
@@ -367,21 +415,33 @@ def _put(socket: Socket, item: Item) -> None:
 
 
 async def _write(club: Club, round_: Round, socket: Socket, since: int | None) -> None:
-    """Send the first frames (snapshot, or what was missed) and then everything queued."""
+    """Send the first frames (snapshot, or what was missed) and then everything queued.
+
+    What needs the database (a snapshot, a gap filled from the stored log, a session
+    or block check) waits while the database is unreachable and tries again, so the
+    socket hears everything once it is back, in order (issue 20)."""
     ws = socket.ws
     try:
         hello = {"game": round_.id, "you": socket.seat, "players": round_.players()}
         await ws.send_text(frame("hello", hello))
-        if not club.db.is_sqlite:  # another process may have moved the game on meanwhile
-            await round_.refresh()
-        current = _current(round_, socket)
-        if since is None or since > current:
-            await _send_snapshot(club, round_, socket)
-        else:
-            await _resend(club, round_, socket, since)
+
+        async def first() -> None:
+            if not club.db.is_sqlite:  # another process may have moved the game on meanwhile
+                await round_.refresh()
+            current = _current(round_, socket)
+            if since is None or since > current:
+                await _send_snapshot(club, round_, socket)
+            else:
+                await _resend(club, round_, socket, since)
+
+        await _patiently(first, f"game {round_.id}: a socket's first frames")
         sent: set[int] = set()  # lines of the histories that may also be queued
         for name in chat.readable(socket.seat is not None, round_.live):
-            text, ids = await history_frame(club, chat.Room.game(round_.id, name), socket.user_id)
+            room = chat.Room.game(round_.id, name)
+            text, ids = await _patiently(
+                partial(history_frame, club, room, socket.user_id),
+                f"game {round_.id}: a chat history",
+            )
             await ws.send_text(text)
             sent |= ids
         blocklists = blocklists_of(club)
@@ -393,19 +453,39 @@ async def _write(club: Club, round_: Round, socket: Socket, since: int | None) -
             elif isinstance(item, ChatItem):
                 if item.id in sent:
                     sent.discard(item.id)
-                elif socket.binding is not None and not await socket.binding.alive():
+                    continue
+                binding = socket.binding
+                if binding is not None and not await _patiently(binding.alive, "a session check"):
                     continue  # the session ended: the close is queued
-                elif await blocklists.shows(socket.user_id, item):
+                if await _patiently(
+                    partial(blocklists.shows, socket.user_id, item), "a block check"
+                ):
                     await ws.send_text(item.text)
             elif isinstance(item, int):
-                await _resend(club, round_, socket, item)
+                await _patiently(
+                    partial(_resend, club, round_, socket, item), f"game {round_.id}: a resync"
+                )
             elif isinstance(item, Closing):
                 await ws.close(code=item.code, reason=item.reason)
                 return
             else:
-                await _send_batch(club, round_, socket, item)
-    except (WebSocketDisconnect, RuntimeError, ConnectionError):
+                await _patiently(
+                    partial(_send_batch, club, round_, socket, item), f"game {round_.id}: a batch"
+                )
+    except (WebSocketDisconnect, RuntimeError, ConnectionError, ClientDisconnected):
         return
+
+
+async def _patiently(work: Callable[[], Awaitable[T]], what: str) -> T:
+    """``work()``, tried again every second while the database is unreachable."""
+    while True:
+        try:
+            return await work()
+        except Exception as error:
+            if not database_unreachable(error):
+                raise
+            log.warning("%s waits for the database (%r)", what, error)
+            await asyncio.sleep(DATABASE_RETRY)
 
 
 def _current(round_: Round, socket: Socket) -> int:

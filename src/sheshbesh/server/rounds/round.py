@@ -26,6 +26,7 @@ import secrets
 from typing import Any
 
 from sqlalchemy import select, update
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from sheshbesh.games.race import Side
@@ -34,7 +35,14 @@ from sheshbesh.play.dice import DiceBox
 from sheshbesh.play.fair import FairDice
 from sheshbesh.server.accounts.avatars import avatar_url
 from sheshbesh.server.club import Club
-from sheshbesh.server.errors import ApiError, Conflict, Forbidden, NotFound
+from sheshbesh.server.errors import (
+    ApiError,
+    Conflict,
+    Forbidden,
+    NotFound,
+    database_unreachable,
+    log_failure,
+)
 from sheshbesh.server.events import RoundLoaded, RoundMoved, TurnAwaits
 from sheshbesh.server.money import escrow
 from sheshbesh.server.standings import ratings as standings
@@ -45,6 +53,8 @@ from .store import store_aborted, store_applied
 from .tables import Applied, Table, replay_table
 
 log = logging.getLogger(__name__)
+TIMER_RETRY = 1.0
+"""Seconds before a round's timers look again when the database was unreachable."""
 ARRIVAL = 15.0
 """Seconds a player may take to open a game he just started before "your turn" is sent."""
 
@@ -446,16 +456,7 @@ class Round:
         table = applied.table
         seat = self.to_act_seat()
         await self.check_cover()
-        message = {
-            "events": list(applied.events),
-            "seq": table.seq,
-            "state": table.view(),
-            "clock": self.clock_json(self.club.now()),
-            "held": self.held(table),
-            "to_act": seat,
-            "legal": self.legal() if seat is not None else None,
-            "offer": table.offer_seq,
-        }
+        message = self.message(list(applied.events), table)
         if table.finished:
             async with self.club.db.read() as session:
                 assert self.game is not None
@@ -475,6 +476,21 @@ class Round:
             await self._tell_absent(applied, seat)
         await self.club.events.emit(moved)
         self.schedule()
+
+    def message(self, events: list[dict[str, Any]], table: Table) -> dict[str, Any]:
+        """The bus message that tells every process's sockets about ``events`` and the
+        game as ``table`` has it after them."""
+        seat = self.to_act_seat()
+        return {
+            "events": events,
+            "seq": table.seq,
+            "state": table.view(),
+            "clock": self.clock_json(self.club.now()),
+            "held": self.held(table),
+            "to_act": seat,
+            "legal": self.legal() if seat is not None else None,
+            "offer": table.offer_seq,
+        }
 
     async def publish_abort(self) -> None:
         """Tell every process's sockets that the game was aborted, then this club's packages
@@ -619,8 +635,13 @@ class Round:
         await asyncio.sleep(max(0.0, deadline - self.club.now()) + 0.01)
         try:
             await self.expire()
-        except Exception:
-            log.exception("round %s: timeout check failed", self.id)
+        except Exception as error:
+            log_failure(log, f"round {self.id}: the timeout check", error)
+            if not (database_unreachable(error) or isinstance(error, DBAPIError)):
+                return
+            # The database is away for a moment: a flag that fell meanwhile still falls.
+            retry = self.club.now() + TIMER_RETRY
+            self.timer = asyncio.get_running_loop().create_task(self._wait(retry))
 
     def stop(self) -> None:
         if self.timer is not None:

@@ -1,0 +1,149 @@
+"""Faults in a cluster (issue 20): two ``sheshbesh serve`` processes on one PostgreSQL and
+one Redis; Ann plays through process 1, Bob through process 2.
+
+- Process 1 is killed with SIGKILL mid-game: Ann's page reconnects to process 2 from
+  the last event she had (``?v=``), and the game goes on there to its end.
+- Redis is killed mid-game and a move is made while it is down: the move is stored,
+  its messages are lost; once Redis is back on its port both processes reconnect and
+  catch their sockets up from the stored log.
+
+Either way nobody misses an event or hears one twice (the club client asserts that
+``v`` grows by one), the stored log has no gap, and the ledger still sums to zero
+with both players' FUN accounted for.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis_server
+from club_client import GameSocket, Player, next_mover, play_randomly
+from test_cluster import Node, nodes  # noqa: F401 (fixture)
+
+START = 100_000
+
+
+def open_on(base: str, player: Player) -> Player:
+    """The same person (his session cookie) in a page served by another process."""
+    there = Player(base, player.name)
+    there.http.cookies.update(player.http.cookies)
+    return there
+
+
+def test_sigkill_of_one_process_mid_game_the_game_goes_on_on_the_other(nodes):  # noqa: F811
+    one, two = nodes
+    ann, bob = Player(one.base, "ann").register(), Player(two.base, "bob").register()
+    offer = ann.offer(variant="backgammon", stake=50, cube=True)
+    game = bob.accept(offer["id"])["id"]
+    a, b = ann.watch(game), bob.watch(game)
+    for sock in (a, b):
+        sock.until(lambda f: f["t"] == "snapshot")
+    rng = random.Random(11)
+    for _ in range(12):
+        mover = next_mover([a, b])
+        assert mover is not None
+        menu = [m for m in mover.legal or [] if m["type"] not in ("resign", "double")]
+        assert mover.act(rng.choice(menu))["t"] == "state"
+    seen = a.v
+    one.process.kill()  # SIGKILL: no shutdown, no goodbye
+    one.process.wait(timeout=20)
+
+    ann_there = open_on(two.base, ann)
+    again = GameSocket(ann_there, game, since=seen)
+    again.until(lambda f: f["t"] in ("snapshot", "state") and again.v >= b.v)
+    played = play_randomly([again, b], random.Random(12), prefer=("take",))
+    assert played > 0 and again.finished and b.finished
+
+    record = bob.get(f"/api/games/{game}/record").json()
+    seqs = [record["created"]["seq"], *(e["seq"] for e in record["events"])]
+    assert seqs == list(range(len(seqs)))  # no gap, nothing twice
+    assert record["events"][-1]["type"] == "finished"
+    health = two.health()
+    assert health["ok"] and health["ledger_total"] == 0
+    assert ann_there.balance() + bob.balance() == 2 * START
+    for player in (ann, bob, ann_there):
+        player.close()
+
+
+@pytest.fixture
+def own_redis() -> Iterator[list[redis_server.RedisServer]]:
+    """A Redis server of this test's own (it gets restarted), in a list the test updates."""
+    try:
+        server = redis_server.start()
+    except redis_server.Unavailable as why:
+        if redis_server.required():
+            pytest.fail(f"Redis is required ({redis_server.REQUIRE}=1) but unavailable: {why}")
+        pytest.skip(f"Redis unavailable: {why}")
+    held = [server]
+    yield held
+    held[0].stop()
+
+
+def caught_up(sockets: list[GameSocket], after: int, timeout: float = 60) -> int:
+    """Read until every socket has heard an event past ``after`` and the state that goes
+    with the same latest event; that event's number."""
+    deadline = time.monotonic() + timeout
+    while True:
+        latest = max(s.v for s in sockets)
+        if latest > after and all(s.v == latest and s.state_v == latest for s in sockets):
+            return latest
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"not caught up: {[(s.v, s.state_v) for s in sockets]}")
+        for sock in sockets:
+            with contextlib.suppress(TimeoutError):
+                sock.recv(timeout=0.05)
+
+
+def test_a_move_made_while_redis_is_down_reaches_both_players_once_it_is_back(
+    postgres_url: str, own_redis: list[redis_server.RedisServer], tmp_path: Path
+) -> None:
+    """Redis killed mid-game: a move made meanwhile is stored and answered, its messages
+    are lost; once Redis is back, both processes reconnect and catch their sockets up
+    from the stored log, so both players hear the move, in order, exactly once."""
+    url = own_redis[0].url
+    started = [Node(f"node{i}", postgres_url, url, tmp_path) for i in (1, 2)]
+    try:
+        for node in started:
+            node.wait_ready()
+        one, two = started
+        ann, bob = Player(one.base, "ann").register(), Player(two.base, "bob").register()
+        offer = ann.offer(variant="backgammon", stake=50)
+        game = bob.accept(offer["id"])["id"]
+        a, b = ann.watch(game), bob.watch(game)
+        for sock in (a, b):
+            sock.until(lambda f: f["t"] == "snapshot")
+        rng = random.Random(21)
+        for _ in range(6):
+            mover = next_mover([a, b])
+            assert mover is not None
+            menu = [m for m in mover.legal or [] if m["type"] not in ("resign", "double")]
+            assert mover.act(rng.choice(menu))["t"] == "state"
+        mover = next_mover([a, b])
+        assert mover is not None
+        before = mover.v
+        action = rng.choice([m for m in mover.legal or [] if m["type"] not in ("resign", "double")])
+
+        def move_while_down() -> None:
+            mover.send({"t": "action", "v": mover.v, "d": action})
+
+        own_redis[0] = redis_server.restart(own_redis[0], between=move_while_down)
+        caught_up([a, b], before)
+        assert not [e for s in (a, b) for e in s.errors]
+        play_randomly([a, b], random.Random(22))
+        record = bob.get(f"/api/games/{game}/record").json()
+        seqs = [record["created"]["seq"], *(e["seq"] for e in record["events"])]
+        assert seqs == list(range(len(seqs)))
+        assert a.v == b.v == seqs[-1]
+        for node in started:
+            assert node.health()["ledger_total"] == 0
+        assert ann.balance() + bob.balance() == 2 * START
+        for player in (ann, bob):
+            player.close()
+    finally:
+        for node in started:
+            node.stop()
