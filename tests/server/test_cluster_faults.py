@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 import redis_server
 from club_client import GameSocket, Player, next_mover, play_randomly
-from test_cluster import Node, nodes  # noqa: F401 (fixture)
+from test_cluster import LobbySocket, Node, nodes  # noqa: F401 (fixture)
 
 START = 100_000
 
@@ -147,3 +147,39 @@ def test_a_move_made_while_redis_is_down_reaches_both_players_once_it_is_back(
     finally:
         for node in started:
             node.stop()
+
+
+def test_a_request_posted_while_redis_is_down_reaches_the_other_processs_lobby(
+    postgres_url: str, own_redis: list[redis_server.RedisServer], tmp_path: Path
+) -> None:
+    """The lobby's messages are lost too while Redis is away: once it is back, every
+    lobby socket is sent the whole lobby again, read from the database."""
+    started = [Node(f"node{i}", postgres_url, own_redis[0].url, tmp_path) for i in (1, 2)]
+    try:
+        for node in started:
+            node.wait_ready()
+        one, two = started
+        ann, bob = Player(one.base, "ann").register(), Player(two.base, "bob").register()
+        lobby = LobbySocket(two.base, bob)
+        posted: list[str] = []
+
+        def post_while_down() -> None:
+            posted.append(ann.offer(variant="short_nardy", stake=20)["id"])
+
+        own_redis[0] = redis_server.restart(own_redis[0], between=post_while_down)
+        seen = lobby.next(
+            lambda m: (
+                (m["t"] == "lobby" and posted[0] in {r["id"] for r in m["d"]["requests"]})
+                or (m["t"] == "request_added" and m["d"]["id"] == posted[0])
+            ),
+            timeout=60,
+        )
+        assert seen
+        lobby.close()
+        for player in (ann, bob):
+            player.close()
+    finally:
+        for node in started:
+            node.stop()
+    for node in started:
+        assert "Traceback" not in node.output(), node.output()

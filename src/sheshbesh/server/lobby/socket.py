@@ -69,8 +69,29 @@ def subscribe(club: Club) -> None:
             return
         await club.bus.publish("lobby", json.dumps({"t": kind, "d": moved.summary}))
 
+    async def on_bus_recovered() -> None:
+        # Lobby messages may have been lost while Redis was away: each socket reads
+        # the requests and games again from the database.
+        for queue in list(lobby_queues(club)):
+            with contextlib.suppress(asyncio.QueueFull):
+                queue.put_nowait(REFRESH)
+
     add_me_part(club, playing_part)
     club.events.on(RoundMoved, on_round_moved)
+    club.bus.on_recovered(on_bus_recovered)
+
+
+REFRESH = object()
+"""Put in a lobby socket's queue: send the whole lobby again (after the bus lost messages)."""
+
+
+def lobby_queues(club: Club) -> set[asyncio.Queue[Any]]:
+    """The queues of this process's lobby sockets."""
+    found = club.extras.get("lobby_queues")
+    if found is None:
+        found = club.extras["lobby_queues"] = set()
+    assert isinstance(found, set)
+    return found
 
 
 @router.websocket("/ws/lobby")
@@ -118,15 +139,22 @@ async def _serve(club: Club, ws: WebSocket, binding: Binding | None, guard: Guar
         binding.when_ended(ended.set)
     ending = asyncio.create_task(ended.wait())
     reader: asyncio.Task[None] | None = None
-    try:
+    queues = lobby_queues(club)
+    queues.add(queue)
+
+    async def whole_lobby() -> str:
         requests = await open_request_views(club, None if user is None else user.id)
         games = await live_summaries(club)
+        hello = {"t": "lobby", "d": {"requests": requests, "games": games,
+                                     "online": presence_of(club).count(),
+                                     "you": None if user is None else user_json(user)}}  # fmt: skip
+        return json.dumps(hello)
+
+    try:
         online = presence_of(club).count()
         loop = asyncio.get_running_loop()
         looked = loop.time()
-        hello = {"t": "lobby", "d": {"requests": requests, "games": games, "online": online,
-                                     "you": None if user is None else user_json(user)}}  # fmt: skip
-        await ws.send_text(json.dumps(hello))
+        await ws.send_text(await whole_lobby())
         await ws.send_text(await lobby_chat.history())
         reader = asyncio.create_task(_drain(ws, lobby_chat, guard))
         while not reader.done() and not ended.is_set():
@@ -145,6 +173,9 @@ async def _serve(club: Club, ws: WebSocket, binding: Binding | None, guard: Guar
                 getter.cancel()
                 continue
             item = getter.result()
+            if item is REFRESH:
+                await ws.send_text(await whole_lobby())
+                continue
             if isinstance(item, Own):
                 if binding is None or not await binding.alive():
                     continue
@@ -157,6 +188,7 @@ async def _serve(club: Club, ws: WebSocket, binding: Binding | None, guard: Guar
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
+        queues.discard(queue)
         ending.cancel()
         await limits.stopped(reader)
         for channel, subscriber in channels.items():
