@@ -3,6 +3,8 @@ one Redis; Ann plays through process 1, Bob through process 2.
 
 - Process 1 is killed with SIGKILL mid-game: Ann's page reconnects to process 2 from
   the last event she had (``?v=``), and the game goes on there to its end.
+- Process 1 is killed while two spectators watch through it: the others stop
+  counting them once it has been silent for three heartbeats.
 - Redis is killed mid-game and a move is made while it is down: the move is stored,
   its messages are lost; once Redis is back on its port both processes reconnect and
   catch their sockets up from the stored log.
@@ -20,6 +22,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 import redis_server
 from club_client import GameSocket, Player, next_mover, play_randomly
@@ -183,3 +186,43 @@ def test_a_request_posted_while_redis_is_down_reaches_the_other_processs_lobby(
             node.stop()
     for node in started:
         assert "Traceback" not in node.output(), node.output()
+
+
+def spectators_seen(node: Node, game: str) -> int:
+    return int(httpx.get(f"{node.base}/api/games/{game}", timeout=10).json()["spectators"])
+
+
+def test_the_spectators_of_a_killed_process_stop_being_counted(
+    postgres_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    """Each process counts its own spectators and says it is alive every beat; when one is
+    killed, the others sweep its count once it has been silent for three beats."""
+    beat = {"SHESHBESH_NODE_HEARTBEAT": "0.5"}
+    started = [Node(f"node{i}", postgres_url, redis_url, tmp_path, **beat) for i in (1, 2)]
+    try:
+        for node in started:
+            node.wait_ready()
+        one, two = started
+        ann, bob = Player(two.base, "ann").register(), Player(two.base, "bob").register()
+        game = bob.accept(ann.offer(variant="plakoto", stake=10)["id"])["id"]
+        watchers = [GameSocket(None, game, base=base) for base in (one.base, one.base, two.base)]
+        for sock in watchers:
+            sock.until(lambda f: f["t"] == "snapshot")
+
+        def counted(node: Node, want: int) -> None:
+            deadline = time.monotonic() + 60
+            while spectators_seen(node, game) != want:
+                assert time.monotonic() < deadline, f"never {want}: {spectators_seen(node, game)}"
+                time.sleep(0.05)
+
+        counted(two, 3)
+        one.process.kill()  # its two spectators' sockets die with it, uncounted
+        one.process.wait(timeout=20)
+        counted(two, 1)
+        watchers[2].close()
+        counted(two, 0)
+        for player in (ann, bob):
+            player.close()
+    finally:
+        for node in started:
+            node.stop()

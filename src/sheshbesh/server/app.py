@@ -96,6 +96,7 @@ def create_app(
         app.state.club = club
         if db.is_sqlite:
             await spectate.reset_spectators(club)
+        await spectate.spectators_of(club).start()
         await bindings.start(club)
         await rounds.start()
         await presence.start(club)

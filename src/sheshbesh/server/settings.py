@@ -109,6 +109,9 @@ class Settings:
     """Reviews a process computes or holds waiting for a worker at once; more are refused (503)."""
     node: str = field(default_factory=lambda: secrets.token_hex(4))
     """This process's name on the bus (presence, logs)."""
+    node_heartbeat: float = 10.0
+    """Seconds between two "alive" marks of this process; three missed and its spectators
+    stop counting (``rounds.spectate``)."""
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -130,7 +133,7 @@ class Settings:
             values["bots"] = env["SHESHBESH_BOTS"] not in ("0", "false", "")
         floats = ("bot_delay", "bot_patience", "frame_rate", "frame_burst", "socket_open_rate",
                   "socket_open_burst", "request_grace", "session_check",
-                  "session_sweep")  # fmt: skip
+                  "session_sweep", "node_heartbeat")  # fmt: skip
         for name in floats:
             if env.get(f"SHESHBESH_{name.upper()}"):
                 values[name] = float(env[f"SHESHBESH_{name.upper()}"])

@@ -216,6 +216,26 @@ class GameSeat(Base):
     left_at: Mapped[float | None] = mapped_column(Float)
 
 
+class Watchers(Base):
+    """How many spectators one process holds on one game (issue 20): a game's count is the
+    sum over the processes still alive, so a process that dies takes its own with it."""
+
+    __tablename__ = "watchers"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    node: Mapped[str] = mapped_column(String(16), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Node(Base):
+    """A server process and when it last said it was alive (``rounds.spectate``)."""
+
+    __tablename__ = "nodes"
+
+    node: Mapped[str] = mapped_column(String(16), primary_key=True)
+    seen_at: Mapped[float] = mapped_column(Float)
+
+
 class GameEvent(Base):
     """One stored event; the unique (game, seq) pair makes a double move impossible."""
 

@@ -16,13 +16,14 @@ import logging
 from typing import Any
 
 from fastapi import APIRouter, Query, Request, Response
-from sqlalchemy import select, update
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from sheshbesh.play.record import FORMAT
 from sheshbesh.server.accounts.sessions import user_of
 from sheshbesh.server.club import Club, club_of
-from sheshbesh.server.errors import ApiError, NotFound
-from sheshbesh.store.models import Game
+from sheshbesh.server.errors import ApiError, NotFound, log_failure
+from sheshbesh.store.models import Game, Node, Watchers
 
 from .round import Round, events_after, rounds_of
 from .tables import replay_table
@@ -118,26 +119,41 @@ async def _is_player(club: Club, request: Request, round_: Round) -> bool:
 WINDOW = 1.0
 """Seconds during which one game's further spectator joins and leaves are summed into one
 write and one lobby frame (issue 16: 299 joins a second sent 60 000 lobby frames)."""
+STALE_BEATS = 3
+"""Heartbeats a process may miss before its spectators stop counting (it died)."""
 
 
 class Spectators:
     """Spectator counts, written and announced at most once a :data:`WINDOW` per game.
 
     The first change after a quiet window goes out at once (a lone spectator sees
-    himself counted); the changes during the window that follows are summed and go
-    out at its end, in one ``UPDATE`` and one ``game_updated`` frame. Each process
-    adds its own sum to the stored count, so several processes stay exact.
+    himself counted); the changes during the window that follows go out at its
+    end, in one write and one ``game_updated`` frame. Each process writes its own
+    count of each game (``watchers``) and the game's count is their sum over the
+    processes alive (issue 20): every process says it is alive each
+    ``node_heartbeat`` seconds (``nodes``), and the rows of one that has been
+    silent for :data:`STALE_BEATS` beats are swept by the others, so spectators of
+    a process killed without a word stop being counted.
     """
 
     def __init__(self, club: Club) -> None:
         self.club = club
-        self.pending: dict[str, int] = {}
+        self.here: dict[str, int] = {}
+        """This process's spectators by game."""
+        self.pending: set[str] = set()
         self.windows: dict[str, asyncio.Task[None]] = {}
+        self.beating: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Say this process is alive, now and every beat; sweep the dead ones' counts."""
+        await self.beat()
+        self.beating = asyncio.create_task(self._beat_on())
 
     async def count(self, round_: Round, delta: int) -> None:
-        self.pending[round_.id] = self.pending.get(round_.id, 0) + delta
+        self.here[round_.id] = max(0, self.here.get(round_.id, 0) + delta)
+        self.pending.add(round_.id)
         if round_.id in self.windows:
-            return  # summed, and written when the window closes
+            return  # written when the window closes
         self.windows[round_.id] = asyncio.create_task(self._window(round_))
         await self._write(round_)
 
@@ -145,32 +161,81 @@ class Spectators:
         try:
             while True:
                 await asyncio.sleep(WINDOW)
-                if not self.pending.get(round_.id):
+                if round_.id not in self.pending:
                     return
                 await self._write(round_)
-        except Exception:
-            log.exception("game %s: spectator count not written", round_.id)
+        except Exception as error:
+            log_failure(log, f"game {round_.id}: the spectator count", error)
         finally:
             self.windows.pop(round_.id, None)
 
     async def _write(self, round_: Round) -> None:
-        delta = self.pending.pop(round_.id, 0)
-        if delta == 0:
+        if round_.id not in self.pending:
             return
-        club = self.club
+        self.pending.discard(round_.id)
+        club, node = self.club, self.club.settings.node
         async with club.db.transaction() as session:
-            await session.execute(
-                update(Game).where(Game.id == round_.id).values(spectators=Game.spectators + delta)
-            )
-            game = await session.get(Game, round_.id)
-        if game is not None and round_.game is not None:
-            round_.game.spectators = game.spectators  # the rest of the row is the round's own
-            await club.bus.publish(
-                "lobby", json.dumps({"t": "game_updated", "d": round_.summary()})
-            )
+            row = await session.get(Watchers, (round_.id, node))
+            if row is None:
+                session.add(Watchers(game_id=round_.id, node=node, count=self.here[round_.id]))
+            else:
+                row.count = self.here[round_.id]
+            await session.flush()
+            total = await self._store_total(session, round_.id)
+        await self._announce(round_.id, total)
+
+    async def _store_total(self, session: AsyncSession, game_id: str) -> int:
+        """The game's count, summed over the processes alive, stored on its row."""
+        total = int(await session.scalar(
+            select(func.coalesce(func.sum(Watchers.count), 0)).where(Watchers.game_id == game_id)
+        ) or 0)  # fmt: skip
+        await session.execute(update(Game).where(Game.id == game_id).values(spectators=total))
+        return total
+
+    async def _announce(self, game_id: str, total: int) -> None:
+        round_ = rounds_of(self.club).rounds.get(game_id)
+        if round_ is not None and round_.game is not None:
+            round_.game.spectators = total  # the rest of the row is the round's own
+            if round_.game.status == "live":
+                await self.club.bus.publish(
+                    "lobby", json.dumps({"t": "game_updated", "d": round_.summary()})
+                )
+
+    async def beat(self) -> None:
+        """This process is alive; the processes silent too long lose their spectators."""
+        club, node = self.club, self.club.settings.node
+        now = club.now()
+        stale = now - STALE_BEATS * club.settings.node_heartbeat
+        async with club.db.transaction() as session:
+            row = await session.get(Node, node)
+            if row is None:
+                session.add(Node(node=node, seen_at=now))
+            else:
+                row.seen_at = now
+            dead = list(await session.scalars(select(Node.node).where(Node.seen_at < stale)))
+            games: list[str] = []
+            if dead:
+                games = list(set(await session.scalars(
+                    select(Watchers.game_id).where(Watchers.node.in_(dead))
+                )))  # fmt: skip
+                await session.execute(delete(Watchers).where(Watchers.node.in_(dead)))
+                await session.execute(delete(Node).where(Node.node.in_(dead)))
+            totals = {game_id: await self._store_total(session, game_id) for game_id in games}
+        for game_id, total in totals.items():
+            await self._announce(game_id, total)
+
+    async def _beat_on(self) -> None:
+        while True:
+            await asyncio.sleep(self.club.settings.node_heartbeat)
+            try:
+                await self.beat()
+            except Exception as error:
+                log_failure(log, "the spectator heartbeat", error)
 
     async def stop(self) -> None:
-        """Write what is pending (the app's shutdown)."""
+        """Write what is pending and stop beating (the app's shutdown)."""
+        if self.beating is not None:
+            self.beating.cancel()
         for task in list(self.windows.values()):
             task.cancel()
         rounds = rounds_of(self.club)
@@ -197,4 +262,5 @@ async def count_spectator(club: Club, round_: Round, delta: int) -> None:
 async def reset_spectators(club: Club) -> None:
     """At start on SQLite (one process), nobody is watching yet."""
     async with club.db.transaction() as session:
+        await session.execute(delete(Watchers))
         await session.execute(update(Game).values(spectators=0))
