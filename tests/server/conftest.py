@@ -47,12 +47,7 @@ def postgres_url(postgres: pg.Cluster) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     """One throwaway Redis server for the whole session (started on first use); its URL."""
-    try:
-        server = redis_server.start()
-    except redis_server.Unavailable as why:
-        if redis_server.required():
-            pytest.fail(f"Redis is required ({redis_server.REQUIRE}=1) but unavailable: {why}")
-        pytest.skip(f"Redis unavailable: {why}")
+    server = redis_server.start_or_skip()
     yield server.url
     server.stop()
 

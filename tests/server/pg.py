@@ -107,27 +107,6 @@ class Cluster:
         finally:
             self.sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
-    def down(self) -> None:
-        """Stop the server, keeping its data: every connection is cut and none is taken
-        until :meth:`up` (a fast shutdown, which writes what was committed: the tests'
-        ``synchronous_commit=off`` would lose the last commits in an immediate one)."""
-        data = str(self.directory / "data")
-        stop = [*self.prefix, str(self.bin / "pg_ctl"), "-D", data, "-m", "fast", "stop"]
-        _check(subprocess.run(stop, capture_output=True, text=True, timeout=60, check=False))
-
-    def up(self) -> None:
-        """Start the stopped server again on its port, with its data."""
-        data, log = self.directory / "data", self.directory / "server.log"
-        options = (
-            f"-p {self.port} -c listen_addresses=127.0.0.1"
-            f" -c unix_socket_directories={self.directory} {SERVER_OPTIONS}"
-        )
-        start = [
-            *self.prefix, str(self.bin / "pg_ctl"), "-D", str(data), "-l", str(log),
-            "-o", options, "-w", "-t", "60", "start",
-        ]  # fmt: skip
-        _check(subprocess.run(start, capture_output=True, text=True, timeout=90, check=False))
-
     def stop(self) -> None:
         """Stop the server at once (nothing to keep) and remove its directory."""
         data = str(self.directory / "data")

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 import redis
 from club_client import free_port
 
@@ -52,6 +53,24 @@ class RedisServer:
             shutil.rmtree(self.directory, ignore_errors=True)
 
 
+def _command(binary: str, port: int, directory: Path) -> list[str]:
+    """``redis-server`` on loopback ``port``, persistence off, in ``directory``."""
+    return [
+        binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+        "--appendonly", "no", "--dir", str(directory), "--daemonize", "no",
+    ]  # fmt: skip
+
+
+def start_or_skip() -> RedisServer:
+    """:func:`start`, or skip the test where Redis is missing (fail where it is required)."""
+    try:
+        return start()
+    except Unavailable as why:
+        if required():
+            pytest.fail(f"Redis is required ({REQUIRE}=1) but unavailable: {why}")
+        pytest.skip(f"Redis unavailable: {why}")
+
+
 def restart(server: RedisServer, *, between: object = None) -> RedisServer:
     """Kill the server and start another on the same port and directory: its clients lose
     their connections and must find it again. ``between`` (a callable) runs while it is
@@ -62,12 +81,9 @@ def restart(server: RedisServer, *, between: object = None) -> RedisServer:
     server.process.wait(timeout=20)
     if callable(between):
         between()
-    command = [
-        binary, "--port", str(server.port), "--bind", "127.0.0.1", "--save", "",
-        "--appendonly", "no", "--dir", str(server.directory), "--daemonize", "no",
-    ]  # fmt: skip
     with open(server.directory / "redis.log", "ab") as log_file:
-        process = subprocess.Popen(command, stdout=log_file, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(_command(binary, server.port, server.directory),
+                                   stdout=log_file, stderr=subprocess.STDOUT)  # fmt: skip
     if not _ready(process, server.port):
         raise RuntimeError("redis-server did not come back on its port")
     return RedisServer(process, server.directory, server.port)
@@ -82,12 +98,9 @@ def start(attempts: int = 5) -> RedisServer:
     try:
         for _ in range(attempts):
             port = free_port()
-            command = [
-                binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                "--appendonly", "no", "--dir", str(directory), "--daemonize", "no",
-            ]  # fmt: skip
             with open(directory / "redis.log", "wb") as log_file:
-                process = subprocess.Popen(command, stdout=log_file, stderr=subprocess.STDOUT)
+                process = subprocess.Popen(_command(binary, port, directory),
+                                           stdout=log_file, stderr=subprocess.STDOUT)  # fmt: skip
             if _ready(process, port):
                 return RedisServer(process, directory, port)
             if process.poll() is None:

@@ -20,6 +20,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
+from test_ledger import make_user
 
 from sheshbesh.server.club import Club
 from sheshbesh.server.errors import ApiError
@@ -27,21 +28,9 @@ from sheshbesh.server.money import seats as seat_money
 from sheshbesh.server.pubsub import MemoryBus
 from sheshbesh.store import ledger
 from sheshbesh.store.db import MIGRATIONS, Database
-from sheshbesh.store.models import Account, Game, GameSeat, User
+from sheshbesh.store.models import Account, Game, GameSeat
 
 S = 100  # the stake
-
-
-async def make_user(db: Database, name: str, grant: int) -> int:
-    async with db.transaction() as session:
-        user = User(username=name, username_key=name, password_hash="x", is_bot=False,
-                    created_at=0.0)  # fmt: skip
-        session.add(user)
-        await session.flush()
-        wallet = await ledger.open_wallet(session, user.id)
-        grants = await ledger.system_account(session, "grants")
-        await ledger.transfer(session, "grant", [(grants, -grant), (wallet, grant)], now=0.0)
-        return user.id
 
 
 async def make_table(db: Database, table_id: str = "table1") -> None:

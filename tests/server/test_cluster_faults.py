@@ -21,6 +21,7 @@ import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -29,6 +30,27 @@ from club_client import GameSocket, Player, next_mover, play_randomly
 from test_cluster import LobbySocket, Node, nodes  # noqa: F401 (fixture)
 
 START = 100_000
+
+
+QUIET = ("resign", "double")
+"""Actions the scripted part of a game leaves out, so it cannot end early."""
+
+
+def game_across(one: Node, two: Node, rng: random.Random, actions: int,
+                **request: Any) -> tuple[Player, Player, str, GameSocket, GameSocket]:  # fmt: skip
+    """Ann on process ``one`` offers, Bob on process ``two`` accepts; both watch and play
+    ``actions`` random actions (no resignation, no double)."""
+    ann, bob = Player(one.base, "ann").register(), Player(two.base, "bob").register()
+    game = bob.accept(ann.offer(**request)["id"])["id"]
+    a, b = ann.watch(game), bob.watch(game)
+    for sock in (a, b):
+        sock.until(lambda f: f["t"] == "snapshot")
+    for _ in range(actions):
+        mover = next_mover([a, b])
+        assert mover is not None
+        menu = [m for m in mover.legal or [] if m["type"] not in QUIET]
+        assert mover.act(rng.choice(menu))["t"] == "state"
+    return ann, bob, game, a, b
 
 
 def open_on(base: str, player: Player) -> Player:
@@ -40,18 +62,8 @@ def open_on(base: str, player: Player) -> Player:
 
 def test_sigkill_of_one_process_mid_game_the_game_goes_on_on_the_other(nodes):  # noqa: F811
     one, two = nodes
-    ann, bob = Player(one.base, "ann").register(), Player(two.base, "bob").register()
-    offer = ann.offer(variant="backgammon", stake=50, cube=True)
-    game = bob.accept(offer["id"])["id"]
-    a, b = ann.watch(game), bob.watch(game)
-    for sock in (a, b):
-        sock.until(lambda f: f["t"] == "snapshot")
-    rng = random.Random(11)
-    for _ in range(12):
-        mover = next_mover([a, b])
-        assert mover is not None
-        menu = [m for m in mover.legal or [] if m["type"] not in ("resign", "double")]
-        assert mover.act(rng.choice(menu))["t"] == "state"
+    ann, bob, game, a, b = game_across(one, two, random.Random(11), 12,
+                                       variant="backgammon", stake=50, cube=True)  # fmt: skip
     seen = a.v
     one.process.kill()  # SIGKILL: no shutdown, no goodbye
     one.process.wait(timeout=20)
@@ -76,13 +88,7 @@ def test_sigkill_of_one_process_mid_game_the_game_goes_on_on_the_other(nodes):  
 @pytest.fixture
 def own_redis() -> Iterator[list[redis_server.RedisServer]]:
     """A Redis server of this test's own (it gets restarted), in a list the test updates."""
-    try:
-        server = redis_server.start()
-    except redis_server.Unavailable as why:
-        if redis_server.required():
-            pytest.fail(f"Redis is required ({redis_server.REQUIRE}=1) but unavailable: {why}")
-        pytest.skip(f"Redis unavailable: {why}")
-    held = [server]
+    held = [redis_server.start_or_skip()]
     yield held
     held[0].stop()
 
@@ -114,22 +120,12 @@ def test_a_move_made_while_redis_is_down_reaches_both_players_once_it_is_back(
         for node in started:
             node.wait_ready()
         one, two = started
-        ann, bob = Player(one.base, "ann").register(), Player(two.base, "bob").register()
-        offer = ann.offer(variant="backgammon", stake=50)
-        game = bob.accept(offer["id"])["id"]
-        a, b = ann.watch(game), bob.watch(game)
-        for sock in (a, b):
-            sock.until(lambda f: f["t"] == "snapshot")
         rng = random.Random(21)
-        for _ in range(6):
-            mover = next_mover([a, b])
-            assert mover is not None
-            menu = [m for m in mover.legal or [] if m["type"] not in ("resign", "double")]
-            assert mover.act(rng.choice(menu))["t"] == "state"
+        ann, bob, game, a, b = game_across(one, two, rng, 6, variant="backgammon", stake=50)
         mover = next_mover([a, b])
         assert mover is not None
         before = mover.v
-        action = rng.choice([m for m in mover.legal or [] if m["type"] not in ("resign", "double")])
+        action = rng.choice([m for m in mover.legal or [] if m["type"] not in QUIET])
 
         def move_while_down() -> None:
             mover.send({"t": "action", "v": mover.v, "d": action})

@@ -84,12 +84,18 @@ def database_unreachable(error: BaseException) -> bool:
     return isinstance(error, ConnectionRefusedError) or type(error).__module__.startswith("asyncpg")
 
 
+def database_trouble(error: BaseException) -> bool:
+    """Whether a background task's ``error`` came from the database rather than from the
+    task: unreachable, or a driver error on a connection the outage broke."""
+    from sqlalchemy.exc import DBAPIError
+
+    return database_unreachable(error) or isinstance(error, DBAPIError)
+
+
 def log_failure(logger: logging.Logger, what: str, error: BaseException) -> None:
     """Log a background task's failure: the database away for a moment is a warning in
     one line (it heals by itself), anything else an error with its traceback."""
-    from sqlalchemy.exc import DBAPIError
-
-    if database_unreachable(error) or isinstance(error, DBAPIError):
+    if database_trouble(error):
         logger.warning("%s: the database is unreachable (%r)", what, error)
     else:
         logger.error("%s failed", what, exc_info=error)

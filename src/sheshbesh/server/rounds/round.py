@@ -26,7 +26,6 @@ import secrets
 from typing import Any
 
 from sqlalchemy import select, update
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from sheshbesh.games.race import Side
@@ -40,7 +39,7 @@ from sheshbesh.server.errors import (
     Conflict,
     Forbidden,
     NotFound,
-    database_unreachable,
+    database_trouble,
     log_failure,
 )
 from sheshbesh.server.events import RoundLoaded, RoundMoved, TurnAwaits
@@ -637,7 +636,7 @@ class Round:
             await self.expire()
         except Exception as error:
             log_failure(log, f"round {self.id}: the timeout check", error)
-            if not (database_unreachable(error) or isinstance(error, DBAPIError)):
+            if not database_trouble(error):
                 return
             # The database is away for a moment: a flag that fell meanwhile still falls.
             retry = self.club.now() + TIMER_RETRY

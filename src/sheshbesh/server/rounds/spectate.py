@@ -67,7 +67,32 @@ async def game_page(game_id: str, request: Request) -> dict[str, Any]:
 async def game_record(game_id: str, request: Request) -> Response:
     """The game's sheshbesh record (its event log), for export and dice verification;
     while a cube offer waits for its answer, only its players get the log to its end."""
-    club = club_of(request)
+    game, events = await _visible_events(club_of(request), request, game_id)
+    record = {"format": FORMAT, "game": game.kind, "created": events[0], "events": events[1:]}
+    return Response(json.dumps(record, indent=1), media_type="application/json")
+
+
+@router.get("/{game_id}/position")
+async def game_position(
+    game_id: str, request: Request, seq: int = Query(ge=0, le=1_000_000)
+) -> dict[str, Any]:
+    """The game as it stood after its event ``seq`` (the room's move list, clicked): the
+    state a board draws, as the live game's frames have it. Spectators reach no further
+    than the record shows them (PL-3)."""
+    game, events = await _visible_events(club_of(request), request, game_id)
+    last = events[-1]["seq"]
+    if seq > last:
+        raise ApiError(f"the game has no event {seq} yet (the last is {last})",
+                       status=422, code="no_such_event")  # fmt: skip
+    table = replay_table(game.kind, events[0], [e for e in events[1:] if e["seq"] <= seq])
+    return {"seq": seq, "last": last, "state": table.view()}
+
+
+async def _visible_events(
+    club: Club, request: Request, game_id: str
+) -> tuple[Game, list[dict[str, Any]]]:
+    """A game's stored events as the asker may see them: all of them, except that while
+    a cube offer waits for its answer a spectator's stop before it (PL-3)."""
     async with club.db.read() as session:
         game = await session.get(Game, game_id[:20])
         if game is None:
@@ -80,35 +105,7 @@ async def game_record(game_id: str, request: Request) -> Response:
         if not await _is_player(club, request, round_):
             shown = round_.shown_seq()
             events = [event for event in events if event["seq"] <= shown]
-    record = {"format": FORMAT, "game": game.kind, "created": events[0], "events": events[1:]}
-    return Response(json.dumps(record, indent=1), media_type="application/json")
-
-
-@router.get("/{game_id}/position")
-async def game_position(
-    game_id: str, request: Request, seq: int = Query(ge=0, le=1_000_000)
-) -> dict[str, Any]:
-    """The game as it stood after its event ``seq`` (the room's move list, clicked): the
-    state a board draws, as the live game's frames have it. Spectators reach no further
-    than the record shows them (PL-3)."""
-    club = club_of(request)
-    async with club.db.read() as session:
-        game = await session.get(Game, game_id[:20])
-        if game is None:
-            raise NotFound(f"no game {game_id!r}")
-        events = await events_after(session, game.id, -1)
-    last = events[-1]["seq"]
-    if game.status == "live":
-        round_ = await rounds_of(club).get(game.id)
-        if not club.db.is_sqlite:
-            await round_.refresh()
-        if not await _is_player(club, request, round_):
-            last = min(last, round_.shown_seq())
-    if seq > last:
-        raise ApiError(f"the game has no event {seq} yet (the last is {last})",
-                       status=422, code="no_such_event")  # fmt: skip
-    table = replay_table(game.kind, events[0], [e for e in events[1:] if e["seq"] <= seq])
-    return {"seq": seq, "last": last, "state": table.view()}
+    return game, events
 
 
 async def _is_player(club: Club, request: Request, round_: Round) -> bool:
