@@ -36,7 +36,7 @@ def play_turns(a: GameSocket, b: GameSocket, count: int) -> None:
 
 def test_any_earlier_position_is_the_game_folded_to_that_event(new_player, club):
     ann, bob = new_player("ann"), new_player("bob")
-    game_id, a, b = open_game(ann, bob, variant="backgammon", stake=10, cube=True)
+    game_id, a, b = open_game(ann, bob, variant="backgammon", stake=10, cube=False)  # no drop
     play_turns(a, b, 3)
     a.round_trip()
     for played in plays(a):

@@ -17,6 +17,7 @@ from typing import Any
 
 from fastapi import APIRouter, Query, Request, Response
 from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from sheshbesh.play.record import FORMAT
@@ -143,7 +144,10 @@ class Spectators:
 
     async def start(self) -> None:
         """Say this process is alive, now and every beat; sweep the dead ones' counts."""
-        await self.beat()
+        try:
+            await self.beat()
+        except Exception as error:  # never a reason not to start: the next beat tries again
+            log_failure(log, "the first spectator heartbeat", error)
         self.beating = asyncio.create_task(self._beat_on())
 
     async def count(self, round_: Round, delta: int) -> None:
@@ -172,12 +176,8 @@ class Spectators:
         self.pending.discard(round_.id)
         club, node = self.club, self.club.settings.node
         async with club.db.transaction() as session:
-            row = await session.get(Watchers, (round_.id, node))
-            if row is None:
-                session.add(Watchers(game_id=round_.id, node=node, count=self.here[round_.id]))
-            else:
-                row.count = self.here[round_.id]
-            await session.flush()
+            await _put(session, Watchers, {"game_id": round_.id, "node": node},
+                       {"count": self.here[round_.id]})  # fmt: skip
             total = await self._store_total(session, round_.id)
         await self._announce(round_.id, total)
 
@@ -204,11 +204,7 @@ class Spectators:
         now = club.now()
         stale = now - STALE_BEATS * club.settings.node_heartbeat
         async with club.db.transaction() as session:
-            row = await session.get(Node, node)
-            if row is None:
-                session.add(Node(node=node, seen_at=now))
-            else:
-                row.seen_at = now
+            await _put(session, Node, {"node": node}, {"seen_at": now})
             dead = list(await session.scalars(select(Node.node).where(Node.seen_at < stale)))
             games: list[str] = []
             if dead:
@@ -241,6 +237,21 @@ class Spectators:
             if round_ is not None:
                 with contextlib.suppress(Exception):
                     await self._write(round_)
+
+
+async def _put(session: AsyncSession, kind: Any, key: dict[str, Any],
+               values: dict[str, Any]) -> None:  # fmt: skip
+    """Set ``values`` on the row of ``kind`` with ``key``, inserting it if there is none;
+    safe when another process inserts the same row at the same moment."""
+    where = [getattr(kind, name) == value for name, value in key.items()]
+    updated = await session.execute(update(kind).where(*where).values(values))
+    if updated.rowcount:  # type: ignore[attr-defined]
+        return
+    try:
+        async with session.begin_nested():
+            session.add(kind(**key, **values))
+    except IntegrityError:  # inserted meanwhile: update it
+        await session.execute(update(kind).where(*where).values(values))
 
 
 def spectators_of(club: Club) -> Spectators:
