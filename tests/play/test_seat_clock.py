@@ -11,16 +11,18 @@ increment in a delay control), and no held delay grows.
 
 from __future__ import annotations
 
+import json
 import random
 
 from dice_sources import SeededDice
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_chouette_forfeits import random_action
 
 from sheshbesh.play import actions as act
 from sheshbesh.play.chouette import ChouetteGame, Timeout, draw_order
-from sheshbesh.play.clock import TimeControl
+from sheshbesh.play.clock import ClockError, TimeControl
 from sheshbesh.play.seat_clock import SeatClock, follow
 
 DELAY = TimeControl.parse("delay 10s + 1m")
@@ -97,3 +99,14 @@ def test_random_games_flag_only_seats_the_game_waits_for(seed, seats):
         for seat in range(seats):
             assert clock.remaining(seat, now) <= before[seat]
         assert all(0 <= delay <= DELAY.delay for _, delay in clock.held)
+
+
+def test_a_stored_seat_clock_comes_back_exactly() -> None:
+    """The table's row keeps the clock as JSON: running, held and reserves survive it."""
+    clock = SeatClock.start(TimeControl.parse("delay 10s + 1m"), (0, 1, 2))
+    clock = follow(clock, (0,), now=0.25)
+    clock = follow(clock, (1, 2), now=4.5, offer=True)
+    stored = json.loads(json.dumps(clock.to_state()))
+    assert SeatClock.from_state(stored) == clock
+    with pytest.raises(ClockError):
+        SeatClock.from_state({"control": "delay 10s + 1m"})

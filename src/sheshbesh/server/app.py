@@ -29,7 +29,7 @@ from sheshbesh.server.bots import routes as bot_routes
 from sheshbesh.server.bots.host import BotHost
 from sheshbesh.server.bots.reviews import Reviewer
 from sheshbesh.server.chat import rooms as chat
-from sheshbesh.server.lobby import quick, rematch, requests
+from sheshbesh.server.lobby import quick, rematch, requests, tables
 from sheshbesh.server.lobby import socket as lobby_socket
 from sheshbesh.server.lobby.withdrawer import Withdrawer
 from sheshbesh.server.money import shop, wallet
@@ -133,6 +133,7 @@ def create_app(
         auth.router,
         quick.router,
         requests.router,
+        tables.router,
         spectate.router,
         profiles.router,
         wallet.router,

@@ -63,7 +63,8 @@ class RoundMoved:
     """A game changed and the change is committed and published to its sockets."""
 
     game_id: str
-    seats: tuple[int, int]
+    seats: tuple[int, ...]
+    """The players' user ids (two, or a chouette table's seated)."""
     notes: tuple[Notification, ...]
     """Notifications the stored action wrote (a finished game's results)."""
     finished: bool

@@ -97,6 +97,9 @@ class Settings:
     within this many seconds (``sheshbesh moderate --reports``)."""
     bots: bool = True
     """Create the club's bot accounts and let them play (``SHESHBESH_BOTS=0``: no bots)."""
+    chouette_break: float = 20.0
+    """Seconds between two games of a chouette table: players may leave and newcomers sit
+    down; then the next game starts (its owner may start it sooner)."""
     bot_delay: float = 0.7
     """Seconds a bot waits before each action, so people can follow its game."""
     bot_patience: float = 30.0
@@ -133,7 +136,7 @@ class Settings:
             values["bots"] = env["SHESHBESH_BOTS"] not in ("0", "false", "")
         floats = ("bot_delay", "bot_patience", "frame_rate", "frame_burst", "socket_open_rate",
                   "socket_open_burst", "request_grace", "session_check",
-                  "session_sweep", "node_heartbeat")  # fmt: skip
+                  "session_sweep", "node_heartbeat", "chouette_break")  # fmt: skip
         for name in floats:
             if env.get(f"SHESHBESH_{name.upper()}"):
                 values[name] = float(env[f"SHESHBESH_{name.upper()}"])

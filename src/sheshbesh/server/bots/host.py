@@ -37,7 +37,8 @@ from sheshbesh.server.errors import ApiError
 from sheshbesh.server.events import RequestPosted, RoundLoaded, RoundMoved
 from sheshbesh.server.lobby.requests import RequestIn, accept, table_options
 from sheshbesh.server.money.house import cover_bot
-from sheshbesh.server.rounds.round import Round, events_after, rounds_of
+from sheshbesh.server.rounds.log import events_after
+from sheshbesh.server.rounds.round import Round, rounds_of
 from sheshbesh.server.rounds.start import opening_exposure
 from sheshbesh.server.rounds.tables import race_action_json
 from sheshbesh.store import ledger
@@ -220,7 +221,7 @@ class BotHost:
 
         def on_round(changed: RoundMoved | RoundLoaded) -> None:
             round_ = rounds_of(self.club).rounds.get(changed.game_id)
-            if round_ is not None:
+            if isinstance(round_, Round):
                 self.poke(round_)
 
         self.club.events.on(RequestPosted, on_request)

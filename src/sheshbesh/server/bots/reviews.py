@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sheshbesh.bots.registry import analyse_log
 from sheshbesh.server.club import Club
 from sheshbesh.server.errors import ApiError
-from sheshbesh.server.rounds.round import events_after
+from sheshbesh.server.rounds.log import events_after
 from sheshbesh.store.models import GameReview
 
 from .workers import Workers

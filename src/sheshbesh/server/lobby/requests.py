@@ -35,12 +35,13 @@ from sheshbesh.server.money.house import cover_bot
 from sheshbesh.server.notify import notes as notify
 from sheshbesh.server.relations import friends as social
 from sheshbesh.server.relations import presence
+from sheshbesh.server.rounds.chouette import open_table
 from sheshbesh.server.rounds.round import rounds_of
 from sheshbesh.server.rounds.start import kind_of, opening_exposure, start_game
 from sheshbesh.server.standings import playbans
 from sheshbesh.server.standings import ratings as standings
 from sheshbesh.store import ledger
-from sheshbesh.store.models import Game, User
+from sheshbesh.store.models import Game, GameSeat, User
 from sheshbesh.store.models import Request as GameRequest
 
 router = APIRouter(prefix="/api/requests", tags=["lobby"])
@@ -78,6 +79,10 @@ class RequestIn(BaseModel):
     rated: StrictBool = Field(
         default=True, description="the result changes ratings (games between people only)"
     )
+    seats: StrictInt | None = Field(
+        default=None, ge=3, le=8,
+        description="a chouette table (CH-1): its seats, 3-8; the variant is backgammon",
+    )  # fmt: skip
 
 
 RACE_FIELDS = (
@@ -96,6 +101,8 @@ def table_options(body: RequestIn) -> tuple[str, dict[str, Any]]:
     """The game kind and its checked options, or :class:`InvalidOptions`."""
     if body.variant not in VARIANTS:
         raise InvalidOptions(f"unknown variant {body.variant!r}; one of: {', '.join(VARIANTS)}")
+    if body.seats is not None:
+        return chouette_options(body)
     if body.variant == "draughts":
         extra = [name for name in RACE_FIELDS if getattr(body, name) is not None]
         if extra:
@@ -110,6 +117,20 @@ def table_options(body: RequestIn) -> tuple[str, dict[str, Any]]:
     chosen = {name: getattr(body, name) for name in RACE_FIELDS if getattr(body, name) is not None}
     race = RaceOptions.defaults(body.variant, **chosen)
     return ("match" if race.match_length else "race"), race.to_json()
+
+
+def chouette_options(body: RequestIn) -> tuple[str, dict[str, Any]]:
+    """A chouette table: backgammon, with none of the cube's options (CH-3: each member's
+    own cube; no Jacoby, automatic doubles or beavers), unrated, open to all."""
+    if body.variant != "backgammon":
+        raise InvalidOptions("chouette is played on a backgammon board (CH-1)")
+    chosen = [name for name in (*RACE_FIELDS, "colour", "move_limit", "start")
+              if getattr(body, name) is not None]  # fmt: skip
+    if chosen:
+        raise InvalidOptions(f"a chouette table has no {chosen[0]} option (CH-3)")
+    if body.opponent is not None:
+        raise InvalidOptions("a chouette table is open to all: friends take a seat from the lobby")
+    return "chouette", {}
 
 
 def request_json(
@@ -130,6 +151,7 @@ def request_json(
         "status": request.status,
         "game": request.game_id,
         "created_at": request.created_at,
+        "seats": request.seats,
     }
 
 
@@ -155,6 +177,14 @@ async def playing(session: AsyncSession, user_id: int) -> str | None:
         .where(or_(Game.seat0_id == user_id, Game.seat1_id == user_id))
         .limit(1)
     )
+    if game is None:  # or seated at a chouette table, waiting for its first game or in play
+        game = await session.scalar(
+            select(GameSeat.game_id)
+            .join(Game, Game.id == GameSeat.game_id)
+            .where(GameSeat.user_id == user_id, GameSeat.left_at.is_(None))
+            .where(Game.status.in_(("waiting", "live")))
+            .limit(1)
+        )
     return game
 
 
@@ -235,9 +265,15 @@ async def post_request(
             id=club.new_id(), owner_id=user.id, variant=body.variant, stake=body.stake,
             options=options, clock=str(control), status="open", created_at=club.now(),
             invitee_id=None if invitee is None else invitee.id,
-            bots_may_accept=body.bots and invitee is None, rated=body.rated,
+            bots_may_accept=body.bots and invitee is None and kind != "chouette",
+            rated=body.rated and kind != "chouette",
+            seats=body.seats,
         )  # fmt: skip
         session.add(game_request)
+        if kind == "chouette":
+            await session.flush()
+            game_request.game_id = (await open_table(club, session, game_request, user,
+                                                     club.new_id())).id  # fmt: skip
         rating = (await standings.ratings_of(session, [user.id], body.variant))[user.id]
         notes = []
         if invitee is not None and not invitee.is_bot:
@@ -401,6 +437,9 @@ async def accept(club: Club, request_id: str, user: User) -> dict[str, Any]:
         if found is None:
             raise NotFound(f"no request {request_id!r}")
         kind = kind_of(found)
+        if kind == "chouette":
+            raise Conflict("a chouette table is joined, not accepted: take a seat",
+                           code="cannot_accept")  # fmt: skip
         needed = found.stake * opening_exposure(kind, found.variant, found.options)
         balance = await ledger.balance_of(session, user.id)
         if user.is_bot:

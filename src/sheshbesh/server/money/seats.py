@@ -154,3 +154,22 @@ async def release_seat(
     if leave:
         row.left_at = now
     return held
+
+
+async def trim_seats(
+    session: AsyncSession, game: Game, needs: Mapping[int, int], seq: int, now: float
+) -> None:
+    """Give back what seats hold beyond their need (FUN): after a game, a member whose cube
+    went up, or who dropped, holds more than the next game's 3 × S (CH-10)."""
+    seats = await seats_of(session, game)
+    back = {seat: row.held - needs.get(seat, 0) for seat, row in seats.items()}
+    back = {seat: amount for seat, amount in back.items() if amount > 0}
+    if not back:
+        return
+    escrow = await ledger.escrow_of(session, game.id)
+    entries = [(await ledger.wallet_of(session, seats[seat].user_id), amount)
+               for seat, amount in sorted(back.items())]  # fmt: skip
+    await ledger.transfer(session, "release", [(escrow, -sum(back.values())), *entries], now=now,
+                          game_id=game.id, seq=seq)  # fmt: skip
+    for seat, amount in back.items():
+        seats[seat].held -= amount

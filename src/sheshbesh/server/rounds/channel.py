@@ -61,7 +61,8 @@ from sheshbesh.server.protocol import (
 from sheshbesh.server.repeats import Repeats
 from sheshbesh.store.models import User
 
-from .round import Round, events_after, rounds_of
+from .log import events_after
+from .round import AnyRound, rounds_of
 from .spectate import count_spectator
 
 log = logging.getLogger(__name__)
@@ -86,8 +87,9 @@ class Batch:
 
     events: list[tuple[int, str]]
     after: list[str]
-    legal: str | None = None
-    to_act: int | None = None
+    legal: dict[int, str] = field(default_factory=dict)
+    """Seat → its ``legal`` frame: the seat to act, or at a chouette table each seat
+    with something on its menu."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +125,7 @@ class Socket:
 class Hub:
     """This process's sockets of one game and its subscription to the game's channel."""
 
-    def __init__(self, club: Club, round_: Round) -> None:
+    def __init__(self, club: Club, round_: AnyRound) -> None:
         self.club = club
         self.round = round_
         self.sockets: set[Socket] = set()
@@ -149,8 +151,7 @@ class Hub:
             batch = Batch(
                 [(e["seq"], frame("event", e, v=e["seq"])) for e in message["events"]],
                 [frame("state", state, v=seq)],
-                None if message["legal"] is None else frame("legal", message["legal"], v=seq),
-                message["to_act"],
+                _legal_frames(message, seq),
             )
             table = self.round.table
             if table is not None and table.seq < seq:
@@ -175,7 +176,7 @@ class Hub:
         async with self.club.db.read() as session:
             latest = await events_after(session, round_.id, table.seq - 1)
         if latest:
-            self.on_message(round_.message(latest[-1:], table))
+            self.on_message(round_.message_now(latest[-1:]))
 
     def fan_out(self, item: Item, sockets: list[Socket]) -> None:
         for socket in sockets:
@@ -191,7 +192,7 @@ class Hubs:
         self.club = club
         self.hubs: dict[str, Hub] = {}
 
-    async def join(self, round_: Round, socket: Socket) -> Hub:
+    async def join(self, round_: AnyRound, socket: Socket) -> Hub:
         hub = self.hubs.get(round_.id)
         if hub is None:
             hub = self.hubs[round_.id] = Hub(self.club, round_)
@@ -212,6 +213,17 @@ class Hubs:
         if not hub.sockets and self.hubs.get(hub.round.id) is hub:
             del self.hubs[hub.round.id]
             await self.club.bus.unsubscribe(hub.channel, hub.on_message)
+
+
+def _legal_frames(message: dict[str, Any], seq: int) -> dict[int, str]:
+    """Each acting seat's menu as a frame: a two-player game's one seat to act, or a
+    chouette table's menus by seat (several answer a double at once)."""
+    legal = message["legal"]
+    if legal is None:
+        return {}
+    if isinstance(legal, dict):
+        return {int(seat): frame("legal", menu, v=seq) for seat, menu in legal.items() if menu}
+    return {message["to_act"]: frame("legal", legal, v=seq)}
 
 
 def _in_background(work: Coroutine[Any, Any, None], what: str) -> None:
@@ -306,7 +318,7 @@ def _since(ws: WebSocket) -> int | None:
     return int(value)
 
 
-async def _read(club: Club, round_: Round, socket: Socket, binding: Binding | None,
+async def _read(club: Club, round_: AnyRound, socket: Socket, binding: Binding | None,
                 guard: Guard) -> None:  # fmt: skip
     """Answer the client's frames until it leaves (or is closed for flooding, or its
     session ended: the writer then sends what is queued and closes it)."""
@@ -335,7 +347,7 @@ async def _read(club: Club, round_: Round, socket: Socket, binding: Binding | No
 class Reader:
     """What one game socket's client frames do: pings, resyncs, chat lines and actions."""
 
-    def __init__(self, club: Club, round_: Round, socket: Socket,
+    def __init__(self, club: Club, round_: AnyRound, socket: Socket,
                  binding: Binding | None) -> None:  # fmt: skip
         self.club = club
         self.round = round_
@@ -386,7 +398,7 @@ class Reader:
                 _put(socket, _refusal(round_, socket, msg, error, self.repeats))
 
 
-def _refusal(round_: Round, socket: Socket, msg: ActionMsg, error: Exception,
+def _refusal(round_: AnyRound, socket: Socket, msg: ActionMsg, error: Exception,
              repeats: Repeats) -> str:  # fmt: skip
     """The error frame for a refused action, logged (a run of the same refusal, once)."""
     kind = str(msg.data.get("type"))[:20]
@@ -414,7 +426,7 @@ def _put(socket: Socket, item: Item) -> None:
         socket.put(item)
 
 
-async def _write(club: Club, round_: Round, socket: Socket, since: int | None) -> None:
+async def _write(club: Club, round_: AnyRound, socket: Socket, since: int | None) -> None:
     """Send the first frames (snapshot, or what was missed) and then everything queued.
 
     What needs the database (a snapshot, a gap filled from the stored log, a session
@@ -488,7 +500,7 @@ async def _patiently(work: Callable[[], Awaitable[T]], what: str) -> T:
             await asyncio.sleep(DATABASE_RETRY)
 
 
-def _current(round_: Round, socket: Socket) -> int:
+def _current(round_: AnyRound, socket: Socket) -> int:
     """The last sequence number ``socket`` may see: a spectator's stops before a pending
     cube offer (PL-3)."""
     if round_.table is None:
@@ -496,14 +508,14 @@ def _current(round_: Round, socket: Socket) -> int:
     return round_.table.seq if socket.seat is not None else round_.shown_seq()
 
 
-async def _send_snapshot(club: Club, round_: Round, socket: Socket) -> None:
+async def _send_snapshot(club: Club, round_: AnyRound, socket: Socket) -> None:
     snapshot = await round_.snapshot_for(socket.seat, club.now())
     seq = snapshot["seq"]
     await socket.ws.send_text(frame("snapshot", snapshot, v=seq))
     socket.last = seq
 
 
-async def _resend(club: Club, round_: Round, socket: Socket, since: int) -> None:
+async def _resend(club: Club, round_: AnyRound, socket: Socket, since: int) -> None:
     """Every stored event after ``since``, then the current state (a reconnect or a sync);
     a snapshot instead when ``since`` is more than :data:`SNAPSHOT_AFTER` events behind."""
     current = _current(round_, socket)
@@ -536,7 +548,7 @@ async def _send_after(socket: Socket, snapshot: dict[str, Any], v: int) -> None:
         await socket.ws.send_text(frame("legal", snapshot["legal"], v=v))
 
 
-async def _send_batch(club: Club, round_: Round, socket: Socket, batch: Batch) -> None:
+async def _send_batch(club: Club, round_: AnyRound, socket: Socket, batch: Batch) -> None:
     ws = socket.ws
     if not batch.events:
         return
@@ -558,5 +570,5 @@ async def _send_batch(club: Club, round_: Round, socket: Socket, batch: Batch) -
         return
     for text in batch.after:
         await ws.send_text(text)
-    if batch.legal is not None and socket.seat is not None and socket.seat == batch.to_act:
-        await ws.send_text(batch.legal)
+    if socket.seat is not None and socket.seat in batch.legal:
+        await ws.send_text(batch.legal[socket.seat])

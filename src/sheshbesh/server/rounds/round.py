@@ -46,8 +46,10 @@ from sheshbesh.server.events import RoundLoaded, RoundMoved, TurnAwaits
 from sheshbesh.server.money import escrow
 from sheshbesh.server.standings import ratings as standings
 from sheshbesh.store.group import MoveWrite
-from sheshbesh.store.models import Game, GameEvent, User, players_of
+from sheshbesh.store.models import Game, User, players_of
 
+from .chouette import ChouetteRound
+from .log import events_after, keep_dice
 from .store import store_aborted, store_applied
 from .tables import Applied, Table, replay_table
 
@@ -354,7 +356,7 @@ class Round:
                 row = await session.get(Game, self.id)
                 assert row is not None and row.seq == table.seq, "the stored game moved on"
                 await store_applied(self.club, session, row, applied, now)
-                _keep_dice(row, dice)
+                keep_dice(row, dice)
             self._adopt(applied, row)
             return applied
         columns = {
@@ -443,7 +445,7 @@ class Round:
         clock, now = self._clock_now(game)
         applied = table.apply(action, dice, clock, now)
         await store_applied(club, session, game, applied, now)
-        _keep_dice(game, dice)
+        keep_dice(game, dice)
         return applied
 
     def _adopt(self, applied: Applied, game: Game) -> None:
@@ -475,6 +477,11 @@ class Round:
             await self._tell_absent(applied, seat)
         await self.club.events.emit(moved)
         self.schedule()
+
+    def message_now(self, events: list[dict[str, Any]]) -> dict[str, Any]:
+        """:meth:`message` for ``events`` with the table as this round has it now."""
+        assert self.table is not None
+        return self.message(events, self.table)
 
     def message(self, events: list[dict[str, Any]], table: Table) -> dict[str, Any]:
         """The bus message that tells every process's sockets about ``events`` and the
@@ -657,21 +664,8 @@ def never_arrived(game: Game) -> tuple[int, ...]:
                  if not arrived)  # fmt: skip
 
 
-def _keep_dice(game: Game, dice: FairDice | None) -> None:
-    """Store the box for the next roll (its committed, unrevealed seed) on the game row."""
-    if dice is not None:
-        game.dice_secret = dice.box.secret.hex()
-        game.next_roll = dice.box.next_roll
-
-
-async def events_after(session: AsyncSession, game_id: str, seq: int) -> list[dict[str, Any]]:
-    """The stored events with a sequence number above ``seq``, in order."""
-    rows = await session.scalars(
-        select(GameEvent.event)
-        .where(GameEvent.game_id == game_id, GameEvent.seq > seq)
-        .order_by(GameEvent.seq)
-    )
-    return list(rows)
+AnyRound = Round | ChouetteRound
+"""A two-player game's round or a chouette table's."""
 
 
 class Rounds:
@@ -679,19 +673,19 @@ class Rounds:
 
     def __init__(self, club: Club) -> None:
         self.club = club
-        self.rounds: dict[str, Round] = {}
-        self.loading: dict[str, asyncio.Future[Round]] = {}
+        self.rounds: dict[str, AnyRound] = {}
+        self.loading: dict[str, asyncio.Future[AnyRound]] = {}
 
-    async def get(self, game_id: str) -> Round:
+    async def get(self, game_id: str) -> AnyRound:
         found = self.rounds.get(game_id)
         if found is not None:
             return found
         if game_id in self.loading:
             return await self.loading[game_id]
-        future: asyncio.Future[Round] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[AnyRound] = asyncio.get_running_loop().create_future()
         self.loading[game_id] = future
         try:
-            round_ = Round(self.club, game_id)
+            round_ = await self._new(game_id)
             await round_.load()
             self.rounds[game_id] = round_
             round_.schedule()
@@ -704,6 +698,13 @@ class Rounds:
             del self.loading[game_id]
         await self.club.events.emit(RoundLoaded(game_id))
         return round_
+
+    async def _new(self, game_id: str) -> AnyRound:
+        async with self.club.db.read() as session:
+            kind = await session.scalar(select(Game.kind).where(Game.id == game_id))
+        if kind == "chouette":
+            return ChouetteRound(self.club, game_id)
+        return Round(self.club, game_id)
 
     async def start(self) -> None:
         """Load every live game so that its timers run even if nobody reconnects; nobody

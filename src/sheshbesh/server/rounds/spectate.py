@@ -26,7 +26,9 @@ from sheshbesh.server.club import Club, club_of
 from sheshbesh.server.errors import ApiError, NotFound, log_failure
 from sheshbesh.store.models import Game, Node, Watchers
 
-from .round import Round, events_after, rounds_of
+from .chouette_table import ChouetteTable
+from .log import events_after
+from .round import AnyRound, rounds_of
 from .tables import replay_table
 
 log = logging.getLogger(__name__)
@@ -85,8 +87,10 @@ async def game_position(
     if seq > last:
         raise ApiError(f"the game has no event {seq} yet (the last is {last})",
                        status=422, code="no_such_event")  # fmt: skip
-    table = replay_table(game.kind, events[0], [e for e in events[1:] if e["seq"] <= seq])
-    return {"seq": seq, "last": last, "state": table.view()}
+    before = [e for e in events[1:] if e["seq"] <= seq]
+    if game.kind == "chouette":
+        return {"seq": seq, "last": last, "state": ChouetteTable.replay(events[0], before).view()}
+    return {"seq": seq, "last": last, "state": replay_table(game.kind, events[0], before).view()}
 
 
 async def _visible_events(
@@ -109,7 +113,7 @@ async def _visible_events(
     return game, events
 
 
-async def _is_player(club: Club, request: Request, round_: Round) -> bool:
+async def _is_player(club: Club, request: Request, round_: AnyRound) -> bool:
     user = await user_of(club, request)
     return round_.seat_of(None if user is None else user.id) is not None
 
@@ -150,7 +154,7 @@ class Spectators:
             log_failure(log, "the first spectator heartbeat", error)
         self.beating = asyncio.create_task(self._beat_on())
 
-    async def count(self, round_: Round, delta: int) -> None:
+    async def count(self, round_: AnyRound, delta: int) -> None:
         self.here[round_.id] = max(0, self.here.get(round_.id, 0) + delta)
         self.pending.add(round_.id)
         if round_.id in self.windows:
@@ -158,7 +162,7 @@ class Spectators:
         self.windows[round_.id] = asyncio.create_task(self._window(round_))
         await self._write(round_)
 
-    async def _window(self, round_: Round) -> None:
+    async def _window(self, round_: AnyRound) -> None:
         try:
             while True:
                 await asyncio.sleep(WINDOW)
@@ -170,7 +174,7 @@ class Spectators:
         finally:
             self.windows.pop(round_.id, None)
 
-    async def _write(self, round_: Round) -> None:
+    async def _write(self, round_: AnyRound) -> None:
         if round_.id not in self.pending:
             return
         self.pending.discard(round_.id)
@@ -262,7 +266,7 @@ def spectators_of(club: Club) -> Spectators:
     return found
 
 
-async def count_spectator(club: Club, round_: Round, delta: int) -> None:
+async def count_spectator(club: Club, round_: AnyRound, delta: int) -> None:
     """A spectator joined (+1) or left (-1) the game (written now or within a window)."""
     await spectators_of(club).count(round_, delta)
 

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from sheshbesh.play.chouette import LARGEST_LEVEL
 from sheshbesh.play.clock import Clock, TimeControl
 from sheshbesh.play.dice import DiceBox
 from sheshbesh.play.draughts import DraughtsOptions
@@ -43,7 +44,10 @@ def new_table(
 
 
 def opening_exposure(kind: str, variant: str, options: dict[str, Any]) -> int:
-    """The most stakes a side can lose once the game starts (BG-15 doubles included)."""
+    """The most stakes a side can lose once the game starts (BG-15 doubles included); at a
+    chouette table what a seat holds to sit down (CH-10: 3 × S)."""
+    if kind == "chouette":
+        return LARGEST_LEVEL
     if kind != "race":
         return 1
     race = RaceOptions(**options)
@@ -52,6 +56,8 @@ def opening_exposure(kind: str, variant: str, options: dict[str, Any]) -> int:
 
 
 def kind_of(found: GameRequest) -> str:
+    if found.seats is not None:
+        return "chouette"
     if found.variant == "draughts":
         return "draughts"
     return "match" if found.options.get("match_length") else "race"
