@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 import random
 
-from dice_sources import SeededDice
 import pytest
+from dice_sources import SeededDice
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_chouette_forfeits import random_action
