@@ -283,6 +283,8 @@ async def post_request(
                 challenge["rematch_of"] = rematch_of
             notes.append(await notify.add(session, club.now(), invitee.id, "challenge", challenge))
     view = request_json(game_request, user, invitee, rating)
+    if game_request.game_id is not None:  # a chouette table: its seats, as the lobby lists it
+        view["table"] = (await rounds_of(club).get(game_request.game_id)).summary()
     await publish_request(club, game_request, "request_added", view)
     await notify.push(club, notes)
     await club.events.emit(RequestPosted(game_request, invitee))
@@ -392,7 +394,11 @@ async def open_request_views(club: Club, viewer: int | None = None) -> list[dict
         ratings = await standings.owners_ratings(
             session, [(owner.id, r.variant) for r, owner, _ in found]
         )
-        return [request_json(r, owner, to, ratings[owner.id, r.variant]) for r, owner, to in found]
+        views = [request_json(r, owner, to, ratings[owner.id, r.variant]) for r, owner, to in found]
+    for view in views:
+        if view["seats"] is not None and view["game"] is not None:  # a chouette table's seats
+            view["table"] = (await rounds_of(club).get(view["game"])).summary()
+    return views
 
 
 @router.delete("/{request_id}")
