@@ -168,8 +168,7 @@ class _Replay:
     def __init__(self, created: Event, events: list[Event]):
         self.created = created
         self.events = events
-        rolls = [(index, rolled_of(e)) for index, e in enumerate(events, 1)]
-        self.dice = RecordedDice([r for _, r in rolls if r], [i for i, r in rolls if r])
+        self.dice = RecordedDice([r for e in events if (r := rolled_of(e)) is not None])
 
     def run(self) -> ChouetteSession:
         session = from_session_created(self.created)

@@ -103,10 +103,8 @@ class RecordedDice:
     """Hands the rules the dice of a record's rolls, in the order the record has them,
     with each roll's proof and next commitment, so the events come out as recorded."""
 
-    def __init__(self, rolls: Sequence[act.Rolled], where: Sequence[int] = ()):
+    def __init__(self, rolls: Sequence[act.Rolled]):
         self.rolls = list(rolls)
-        self.where = list(where)
-        """Where each roll stands in the record (an event's index, a line number)."""
         self.used = 0
 
     def roll(self, nonce: str | None, count: int) -> act.Rolled:

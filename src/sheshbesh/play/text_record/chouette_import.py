@@ -70,8 +70,8 @@ class _Replayer:
     def __init__(self, session: ChouetteSession, lines: list[tuple[int, str]]):
         self.session = session
         self.lines = lines
-        rolls = [(n, rolled_of(e)) for n, line in lines if (e := line_event(line)) is not None]
-        self.dice = RecordedDice([r for _, r in rolls if r], [n for n, r in rolls if r])
+        events = [e for _, line in lines if (e := line_event(line)) is not None]
+        self.dice = RecordedDice([r for e in events if (r := rolled_of(e)) is not None])
 
     def run(self) -> tuple[ChouetteSession, list[dict[str, Any]]]:
         log: list[dict[str, Any]] = []
