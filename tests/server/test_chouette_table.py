@@ -19,7 +19,10 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -165,7 +168,9 @@ def check_money(table: Table, players: list[Player]) -> None:
             player.name, results, held)  # fmt: skip
 
 
-def test_a_session_of_three_games(people: Callable[[str], Player], club: RunningClub) -> None:
+def test_a_session_of_three_games(
+    people: Callable[[str], Player], club: RunningClub, tmp_path: Path
+) -> None:
     rng = random.Random(18)
     ann, bob, cat, dan, eve = (people(n) for n in ("ann", "bob", "cat", "dan", "eve"))
     request = post_table(ann)
@@ -288,6 +293,13 @@ def test_a_session_of_three_games(people: Callable[[str], Player], club: Running
     for player in (ann, bob, cat, dan):
         seat = next(p["seat"] for p in table.state["players"] if p["id"] == player.user["id"])
         assert final[player.name] == START + results[str(seat)] * S
+    # The session's record replays through the rules and its dice verify (PL-2).
+    served = ann.get(f"/api/games/{game_id}/record")
+    path = tmp_path / "table.json"
+    path.write_text(served.text)
+    verified = subprocess.run([sys.executable, "-m", "sheshbesh.cli", "verify-dice", str(path)],
+                              capture_output=True, text=True, check=False)  # fmt: skip
+    assert verified.returncode == 0, verified.stdout + verified.stderr
     watcher.close()
 
 
