@@ -17,10 +17,12 @@ cubes, and the money follows CH-5 … CH-10 through the ledger.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import random
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -502,3 +504,42 @@ def test_the_crew_talks_where_the_banker_and_spectators_cannot_read(
     # The crew's room cannot be read or written over HTTP.
     assert players[0].get(f"/api/chat/game:{table.game_id}:crew:1/history").status_code == 403
     watcher.close()
+
+
+def test_bots_fill_seats_and_play_a_game_to_its_end(club_settings: Settings) -> None:
+    """The owner asks two club bots to sit down; they play banker, captain or bettor as
+    the order roll makes them, answer doubles on their own, and the money adds up."""
+    settings = dataclasses.replace(club_settings, chouette_break=3600.0, bot_delay=0.0)
+    with RunningClub(settings) as club:
+        ann, bob = Player(club.base, "ann").register(), Player(club.base, "bob").register()
+        try:
+            request = ann.offer(variant="backgammon", stake=S, seats=4)
+            rid = request["id"]
+            assert bob.post(f"/api/requests/{rid}/bot").json()["error"] == "not_owner"
+            bots = [ann.post(f"/api/requests/{rid}/bot").json() for _ in range(2)]
+            assert [b["seat"] for b in bots] == [1, 2] and bots[0]["bot"] != bots[1]["bot"]
+            table = Table(request["game"])
+            table.sit(ann)
+            assert ann.post(f"/api/requests/{rid}/start").status_code == 200
+            rng = random.Random(3)
+            deadline = time.monotonic() + 600
+            sock = table.sockets["ann"]
+            while not table.state.get("game") or table.game["phase"] != "finished":
+                assert time.monotonic() < deadline, "the bots did not play the game out"
+                menu = [a for a in table.menu("ann") if a["type"] != "double"]
+                if menu:
+                    confirm = [a for a in menu if a["type"] in ("confirm", "take")]
+                    table.act("ann", confirm[0] if confirm else rng.choice(menu))
+                else:
+                    with contextlib.suppress(TimeoutError):
+                        sock.recv(timeout=0.5)
+            table.settle()
+            results = table.state["results"]
+            assert sum(results.values()) == 0
+            paid = {int(k): v for k, v in table.game["paid"].items()}
+            assert paid == {int(k): v for k, v in results.items() if int(k) in paid}
+            assert ann.balance() + table.state["players"][0]["held"] == START + results["0"] * S
+            assert ann.get("/healthz").json()["ledger_total"] == 0
+        finally:
+            ann.close()
+            bob.close()

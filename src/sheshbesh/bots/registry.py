@@ -14,9 +14,17 @@ from functools import lru_cache
 from typing import Any
 
 from sheshbesh.games.race import Side
-from sheshbesh.play import draughts, match, race
+from sheshbesh.play import chouette_session, draughts, match, race
 
-from .base import Bot, BotAction, CannotPlay, GameState, RandomDraughtsBot, RandomRaceBot
+from .base import (
+    Bot,
+    BotAction,
+    CannotPlay,
+    GameState,
+    RaceBot,
+    RandomDraughtsBot,
+    RandomRaceBot,
+)
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +104,7 @@ FOLDS: dict[str, tuple[Callable[[Event], Any], Callable[[Any, Event], Any]]] = {
     "race": (race.from_created, race.evolve),
     "match": (match.from_match_created, match.evolve_match),
     "draughts": (draughts.from_created, draughts.evolve),
+    "chouette": (chouette_session.from_session_created, chouette_session.evolve_session),
 }
 """How each kind of stored game folds its log (the play layer's own functions)."""
 
@@ -118,6 +127,25 @@ def decide_from_log(
     and each worker keeps the states it folded, so a game costs one event per turn.
     """
     return decide(spec, state_from_log(game_id, kind, log), side, budget, seed)
+
+
+def decide_seat_from_log(
+    spec: str, game_id: str, log: list[Event], seat: int, budget: float | None, seed: int
+) -> Any:
+    """A chouette seat's decision (``bots.chouette``): the table's log folded to its session,
+    then the seat's action in the game being played (None: a bettor lets the window pass)."""
+    from .chouette import ChouetteSeat
+
+    session: Any = state_from_log(game_id, "chouette", log)
+    if session.game is None:
+        raise CannotPlay("no game is being played at the table")
+    bot = _cached(spec)
+    if not isinstance(bot, RaceBot):
+        raise CannotPlay(f"{spec} does not play backgammon, chouette's board")
+    rng = getattr(bot, "rng", None)
+    if rng is not None:
+        rng.seed(seed)
+    return ChouetteSeat(bot).choose(session.game, seat, budget=budget)
 
 
 def state_from_log(game_id: str, kind: str, log: list[Event]) -> GameState:

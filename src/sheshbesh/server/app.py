@@ -139,6 +139,7 @@ def create_app(
         wallet.router,
         bot_routes.router,
         bot_routes.analysis_router,
+        bot_routes.table_router,
         rematch.router,
         shop.router,
         avatars.router,

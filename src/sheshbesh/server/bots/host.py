@@ -27,7 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from sheshbesh.bots import BotError
-from sheshbesh.bots.registry import decide_from_log, make_bot
+from sheshbesh.bots.registry import decide_from_log, decide_seat_from_log, make_bot
 from sheshbesh.games.race import Side
 from sheshbesh.play import actions as act
 from sheshbesh.play import draughts as dr
@@ -37,6 +37,8 @@ from sheshbesh.server.errors import ApiError
 from sheshbesh.server.events import RequestPosted, RoundLoaded, RoundMoved
 from sheshbesh.server.lobby.requests import RequestIn, accept, table_options
 from sheshbesh.server.money.house import cover_bot
+from sheshbesh.server.rounds.chouette import ChouetteRound
+from sheshbesh.server.rounds.chouette_table import action_frame as chouette_frame
 from sheshbesh.server.rounds.log import events_after
 from sheshbesh.server.rounds.round import Round, rounds_of
 from sheshbesh.server.rounds.start import opening_exposure
@@ -160,6 +162,16 @@ class BotHost:
             if spec.username in self.ids
         ]
 
+    def seat_bots(self, exclude: set[int]) -> list[int]:
+        """The bots that may take a chouette seat (they play backgammon), not in ``exclude``."""
+        return [
+            self.ids[spec.username]
+            for spec in self.roster
+            if spec.username in self.ids
+            and "backgammon" in spec.variants
+            and self.ids[spec.username] not in exclude
+        ]
+
     # --- requests ---------------------------------------------------------------------
 
     def request_posted(self, found: GameRequest, invitee: User | None) -> None:
@@ -223,6 +235,8 @@ class BotHost:
             round_ = rounds_of(self.club).rounds.get(changed.game_id)
             if isinstance(round_, Round):
                 self.poke(round_)
+            elif isinstance(round_, ChouetteRound):
+                self.poke_table(round_)
 
         self.club.events.on(RequestPosted, on_request)
         self.club.events.on(RoundMoved, on_round)
@@ -273,6 +287,51 @@ class BotHost:
         finally:
             if self.thinking.get(round_.id) == seq:
                 del self.thinking[round_.id]
+
+    def poke_table(self, round_: ChouetteRound) -> None:
+        """After every change of a chouette table: each bot seat with something on its menu
+        thinks (several at once while a double is answered; each answers on his own)."""
+        table, game = round_.table, round_.game
+        if not round_.bot_seats or table is None or game is None or game.status != "live":
+            return
+        for seat in table.acting():
+            key = f"{round_.id}:{seat}"
+            if seat not in round_.bot_seats or self.thinking.get(key) == table.seq:
+                continue
+            self.thinking[key] = table.seq
+            self._spawn(self._act_seat(round_, seat, table.seq, key))
+
+    async def _act_seat(self, round_: ChouetteRound, seat: int, seq: int, key: str) -> None:
+        try:
+            await asyncio.sleep(self.club.settings.bot_delay)
+            table = round_.table
+            if table is None or table.seq != seq or seat not in round_.bot_seats:
+                return
+            async with self.club.db.read() as session:
+                log_ = await events_after(session, round_.id, -1)
+            if len(log_) != seq + 1:
+                return  # the table moved on meanwhile; the next poke decides
+            clock = round_.seat_clock()
+            budget = None
+            if clock is not None:
+                budget = max(0.05, min(2.0, clock.remaining(seat, self.club.now()) / 20))
+            try:
+                action = await self.workers.run(
+                    decide_seat_from_log, round_.bot_seats[seat], round_.id, log_, seat, budget,
+                    seed_for(round_.id, seq) ^ seat,
+                )  # fmt: skip
+            except BotError as error:
+                log.warning("bot at table %s seat %s: %s", round_.id, seat, error)
+                return
+            if action is not None:
+                await round_.act(round_.seated[seat], seq, chouette_frame(action))
+        except ApiError as error:
+            log.info("bot at table %s seat %s refused at %s: %s", round_.id, seat, seq, error)
+        except Exception:
+            log.exception("bot at table %s seat %s failed at %s", round_.id, seat, seq)
+        finally:
+            if self.thinking.get(key) == seq:
+                del self.thinking[key]
 
     def _budget(self, round_: Round, side: Side) -> float | None:
         """The bot's own time when its clock is short: a twentieth of what is left."""

@@ -1,4 +1,5 @@
-"""The bots' routes: the list of the club's bots, and a finished game's review by gnubg."""
+"""The bots' routes: the list of the club's bots, a finished game's review by gnubg, and a
+bot invited to a chouette table's seat."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from sheshbesh.bots.analysis import AnalysisError
 from sheshbesh.bots.gnubg_board import GNUBG_VARIANTS
 from sheshbesh.server.accounts.sessions import require_user
 from sheshbesh.server.club import club_of
-from sheshbesh.server.errors import ApiError, NotFound
-from sheshbesh.store.models import Game
+from sheshbesh.server.errors import ApiError, Forbidden, NotFound
+from sheshbesh.server.lobby import tables
+from sheshbesh.store.models import Game, User
 
 from .host import BotHost
 from .reviews import Reviewer
@@ -57,3 +59,29 @@ async def game_analysis(game_id: str, request: Request, plies: int = 1) -> Any:
         return await reviewer.review(game.id, plies)
     except AnalysisError as error:
         raise ApiError(str(error), status=422, code="cannot_analyse") from None
+
+
+table_router = APIRouter(prefix="/api/requests", tags=["lobby"])
+
+
+@table_router.post("/{request_id}/bot", status_code=201)
+async def bot_takes_a_seat(request_id: str, request: Request) -> dict[str, Any]:
+    """A chouette table's owner asks a club bot to take the next free seat (the club covers
+    its stake, as for every bot). The first backgammon bot not yet seated there sits down."""
+    club = club_of(request)
+    user = await require_user(request)
+    host = club.find(BotHost)
+    found, round_ = await tables.table_of(club, request_id)
+    if round_.owner_id != user.id:
+        raise Forbidden("only the table's owner invites a bot", code="not_owner")
+    seated = set(round_.seats)
+    candidates = [] if host is None else host.seat_bots(exclude=seated)
+    if not candidates:
+        raise ApiError("no club bot is free to take a seat here", status=409,
+                       code="no_bot")  # fmt: skip
+    async with club.db.read() as session:
+        bot = await session.get(User, candidates[0])
+    assert bot is not None
+    seat = await round_.join(bot)
+    await tables.announce(club, found, round_)
+    return {"seat": seat, "bot": bot.username, "game": round_.id}

@@ -85,7 +85,7 @@ async def join_table(request_id: str, request: Request) -> dict[str, Any]:
     async with club.db.read() as session:
         await _check_may_sit(club, session, found, user)
     seat = await round_.join(user)
-    await _announce(club, found, round_)
+    await announce(club, found, round_)
     await presence.refresh(club, [user.id])
     return {"seat": seat, "game": round_.id} | round_.summary()
 
@@ -97,7 +97,7 @@ async def leave_table(request_id: str, request: Request) -> dict[str, Any]:
     user = await require_user(request)
     found, round_ = await table_of(club, request_id)
     await round_.leave_table(user)
-    await _announce(club, found, round_)
+    await announce(club, found, round_)
     await presence.refresh(club, [user.id])
     return {"ok": True}
 
@@ -109,7 +109,7 @@ async def start_table(request_id: str, request: Request) -> dict[str, Any]:
     user = await require_user(request)
     found, round_ = await table_of(club, request_id)
     await round_.start_next(user)
-    await _announce(club, found, round_)
+    await announce(club, found, round_)
     return round_.summary()
 
 
@@ -121,12 +121,12 @@ async def close_table(request_id: str, request: Request) -> dict[str, Any]:
     found, round_ = await table_of(club, request_id)
     seated = list(round_.seats)
     await round_.close(user)
-    await _announce(club, found, round_)
+    await announce(club, found, round_)
     await presence.refresh(club, seated)
     return {"ok": True}
 
 
-async def _announce(club: Club, found: GameRequest, round_: ChouetteRound) -> None:
+async def announce(club: Club, found: GameRequest, round_: ChouetteRound) -> None:
     """The lobby row follows the table: its seats, or its end (the request closes)."""
     game = round_.game
     if game is not None and game.status == "finished":

@@ -59,6 +59,7 @@ from sheshbesh.server.errors import (
 )
 from sheshbesh.server.events import RoundMoved, TurnAwaits
 from sheshbesh.server.money import seats as money
+from sheshbesh.server.money.house import cover_bot
 from sheshbesh.store.models import Game, GameEvent, GameSeat, User
 
 from .chouette_table import ChouetteTable
@@ -423,6 +424,7 @@ class ChouetteRound:
             return
         if stake:
             needs = {seat: need * stake for seat, need in after.holds().items()}
+            await self._cover_bots(session, needs, now)
             await money.hold_seats(self.club, session, game, needs, after.seq, now)
             if not after.playing:
                 await money.trim_seats(session, game, needs, after.seq, now)
@@ -451,6 +453,14 @@ class ChouetteRound:
         elif after.playing:
             state["next_game"] = None
         return state
+
+    async def _cover_bots(self, session: AsyncSession, needs: dict[int, int], now: float) -> None:
+        """The club covers what its bots hold (``money.house``), as in two-player games."""
+        for seat, need in needs.items():
+            if seat in self.bot_seats:
+                bot = await session.get(User, self.seat_rows[seat].user_id)
+                if bot is not None:
+                    await cover_bot(session, bot, need, now)
 
     def _seat_clock(self, game: Game) -> SeatClock | None:
         state = (game.clock or {}).get("clock")
@@ -489,6 +499,9 @@ class ChouetteRound:
             row = await money.take_seat(session, game, table.session.taken, user.id, now)
             row.away = None if user.is_bot else now
             row.arrived = user.is_bot
+            if user.is_bot:  # the club covers its bots' stakes (money.house)
+                self.bot_seats[row.seat] = user.bot_engine or ""
+                self.seat_rows[row.seat] = Seat(user.id)
             return await self._apply(session, game, table, Join(row.seat), now)
 
         _, after = await self._run(work)
@@ -569,6 +582,7 @@ class ChouetteRound:
             try:
                 async with session.begin_nested():
                     need = table.session.bank_needs() * game.stake
+                    await self._cover_bots(session, {lineup.banker: need}, now)
                     await money.hold_seats(self.club, session, game, {lineup.banker: need},
                                            table.seq, now)  # fmt: skip
                 break

@@ -241,3 +241,21 @@ def _seats(data: dict[str, Any], name: str) -> tuple[int, ...]:
     ):
         raise BadAction(f"{name} must be a list of crew seat numbers")
     return tuple(value)
+
+
+def action_frame(action: Any) -> dict[str, Any]:
+    """The frame a client sends for a chouette ``action`` (the inverse of
+    :meth:`ChouetteTable.parse`): how a bot's decision reaches the table."""
+    if isinstance(action, ch.Board):
+        move = action.action
+        if isinstance(move, act.PlayText):
+            return {"type": "play", "text": move.text}
+        return race_action_json(move)
+    if isinstance(action, ch.Double):
+        return {"type": "double", "cubes": list(action.cubes)}
+    if isinstance(action, ch.Answer):
+        frame: dict[str, Any] = {"type": "take" if action.take else "drop"}
+        if action.cube is not None:
+            frame["cube"] = action.cube
+        return frame
+    raise ValueError(f"not a seat's action: {action!r}")
