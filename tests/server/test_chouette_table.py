@@ -543,3 +543,37 @@ def test_bots_fill_seats_and_play_a_game_to_its_end(club_settings: Settings) -> 
         finally:
             ann.close()
             bob.close()
+
+
+def test_a_captain_away_on_his_turn_drops_his_cube_and_is_replaced(
+    club_settings: Settings,
+) -> None:
+    """PL-7: a captain who stays away on his turn pays his cube's value now (not a level
+    multiple) and the next member still in takes the turn over (CH-7)."""
+    settings = dataclasses.replace(club_settings, chouette_break=3600.0, abandon_grace=1.0)
+    with RunningClub(settings) as club:
+        players = [Player(club.base, name).register() for name in ("ann", "bob", "cat")]
+        try:
+            table, _ = seated_table(players)
+            rng = random.Random(5)
+            table.play_to_window(rng, "crew")
+            game = table.game
+            captain_seat, bettor_seat = game["rotation"]
+            captain = table.name_of(captain_seat)
+            banker = table.name_of(game["banker"])
+            table.sockets.pop(captain).close()
+            table.sockets[banker].until(
+                lambda f: f["t"] == "event" and f["d"]["type"] == "captain_replaced", 30
+            )
+            table.settle()
+            game = table.game
+            bettor = table.name_of(bettor_seat)
+            assert game["captain"] == bettor_seat
+            assert {c["seat"]: c["out"] for c in game["crew"]}[captain_seat]
+            results = table.state["results"]
+            assert results[str(captain_seat)] == -1  # his cube's value, 1 × S
+            assert results[str(game["banker"])] == 1
+            assert any(a["type"] in ("roll", "double") for a in table.menu(bettor))
+        finally:
+            for player in players:
+                player.close()
