@@ -143,6 +143,9 @@ def _verify_dice(args: argparse.Namespace) -> int:
         print("no dice: draughts is played without dice")
         return 0
     print(verdict.report())
+    if record.get("game") == "chouette" and verdict.honest:
+        print(f"the session's {len(record['events'])} events replay through the rules: "
+              "seq, payments and lineups as recorded")  # fmt: skip
     return 0 if verdict.honest else 1
 
 
@@ -155,11 +158,19 @@ def _read(path: str) -> str:
 
 
 def _export(args: argparse.Namespace) -> int:
-    """Write a record as PDN (draughts) or .mat (games gnubg plays)."""
+    """Write a record as PDN (draughts), .mat (games gnubg plays) or our text format (the
+    other race variants, and chouette sessions)."""
     from sheshbesh.play.record import loads
 
     record = loads(_read(args.record))
-    if record.get("game") == "draughts":
+    if record.get("game") == "chouette":
+        from sheshbesh.play.text_record import export_text
+
+        if args.format == "mat":
+            raise ValueError("a chouette session exports to our text format only (--format text)")
+        date = None if args.date.startswith("?") else args.date
+        text = export_text(record, seats=args.seat or (), date=date)
+    elif record.get("game") == "draughts":
         from sheshbesh.play.draughts_record import export_pdn, game_of
 
         text = export_pdn(
@@ -307,15 +318,20 @@ def build_parser() -> argparse.ArgumentParser:
     verify = commands.add_parser("verify-dice", help="recompute every roll of a game record")
     verify.add_argument("record", help="a sheshbesh record (JSON)")
 
-    export = commands.add_parser("export", help="write a game record as PDN or .mat")
+    export = commands.add_parser("export", help="write a game record as PDN, .mat or text")
     export.add_argument("record", help="a sheshbesh record (JSON)")
     export.add_argument("-o", "--output", default=None, help="file to write (default: stdout)")
     export.add_argument(
         "--format", choices=["mat", "text"], default=None,
-        help="race games: .mat (backgammon, takhte nard; default) or our text format",
+        help="race games: .mat (backgammon, takhte nard; default) or our text format"
+        " (chouette: text only)",
     )  # fmt: skip
     export.add_argument("--white", default="White")
     export.add_argument("--black", default="Black")
+    export.add_argument(
+        "--seat", action="append", metavar="NAME",
+        help="chouette: the person in each seat, in seat order (repeat it)",
+    )  # fmt: skip
     export.add_argument("--event", default="sheshbesh")
     export.add_argument("--date", default="????.??.??", help="YYYY.MM.DD")
     export.add_argument("--site", default=None)

@@ -19,7 +19,10 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -165,7 +168,9 @@ def check_money(table: Table, players: list[Player]) -> None:
             player.name, results, held)  # fmt: skip
 
 
-def test_a_session_of_three_games(people: Callable[[str], Player], club: RunningClub) -> None:
+def test_a_session_of_three_games(
+    people: Callable[[str], Player], club: RunningClub, tmp_path: Path
+) -> None:
     rng = random.Random(18)
     ann, bob, cat, dan, eve = (people(n) for n in ("ann", "bob", "cat", "dan", "eve"))
     request = post_table(ann)
@@ -288,6 +293,13 @@ def test_a_session_of_three_games(people: Callable[[str], Player], club: Running
     for player in (ann, bob, cat, dan):
         seat = next(p["seat"] for p in table.state["players"] if p["id"] == player.user["id"])
         assert final[player.name] == START + results[str(seat)] * S
+    # The session's record replays through the rules and its dice verify (PL-2).
+    served = ann.get(f"/api/games/{game_id}/record")
+    path = tmp_path / "table.json"
+    path.write_text(served.text)
+    verified = subprocess.run([sys.executable, "-m", "sheshbesh.cli", "verify-dice", str(path)],
+                              capture_output=True, text=True, check=False)  # fmt: skip
+    assert verified.returncode == 0, verified.stdout + verified.stderr
     watcher.close()
 
 
@@ -433,3 +445,60 @@ def test_sigkill_with_cubes_pending_resumes_where_it_was(club_settings: Settings
         for player in players:
             player.close()
         server.stop()
+
+
+def chat_lines(sock: GameSocket, room: str) -> list[dict[str, Any]]:
+    lines = [f["d"] for f in sock.frames if f["t"] == "chat" and f["d"]["room"] == room]
+    for f in sock.frames:
+        if f["t"] == "chat_history" and f["d"]["room"] == room:
+            lines += f["d"]["lines"]
+    return lines
+
+
+def test_the_crew_talks_where_the_banker_and_spectators_cannot_read(
+    people: Callable[[str], Player], club: RunningClub
+) -> None:
+    """CH-4, PL-3: the crew's room is read and written by this game's crew only; a
+    proposed play must be one the captain may make with his dice."""
+    players = [people(name) for name in ("ann", "bob", "cat")]
+    table, _ = seated_table(players)
+    watcher = GameSocket(None, table.game_id, base=club.base)
+    watcher.until(lambda f: f["t"] == "snapshot")
+    rng = random.Random(4)
+    table.play_to_window(rng, "crew")
+    game = table.game
+    banker = table.name_of(game["banker"])
+    captain, bettor = (table.name_of(s) for s in game["rotation"])
+    table.sockets[bettor].send({"t": "chat", "room": "crew", "text": "double, partner"})
+    table.sockets[captain].until(lambda f: f["t"] == "chat" and f["d"]["room"] == "crew")
+    # The banker may not write there, nor propose a play in the table's room.
+    table.sockets[banker].send({"t": "chat", "room": "crew", "text": "I hear you"})
+    refused = table.sockets[banker].until(lambda f: f["t"] == "error")
+    assert refused["d"]["error"] == "chat_forbidden"
+    # The captain rolls; a play his dice do not allow is refused, a legal one is shown.
+    table.act(captain, {"type": "roll"})
+    while not any(a["type"] == "move" for a in table.menu(captain)):
+        assert table.board_turn(rng) is not None  # a pass: play on to the crew's next roll
+        if table.game["board"]["turn"] == "B" and table.menu(captain) == [{"type": "roll"}]:
+            table.act(captain, {"type": "roll"})
+    table.sockets[bettor].send({"t": "chat", "room": "crew", "text": "this", "play": "24/1"})
+    wrong = table.sockets[bettor].until(lambda f: f["t"] == "error")
+    assert wrong["d"]["error"] == "illegal_move"
+    # The captain tries a whole play, takes it back; the bettor proposes that play.
+    while not any(a["type"] == "confirm" for a in table.menu(captain)):
+        table.act(captain, rng.choice([a for a in table.menu(captain) if a["type"] == "move"]))
+    steps = table.game["board"]["steps"]
+    for _ in steps:
+        table.act(captain, {"type": "undo"})
+    play = " ".join(f"{'bar' if a == 25 else a}/{'off' if b == 0 else b}" for a, b, _ in steps)
+    table.sockets[bettor].send({"t": "chat", "room": "crew", "text": "try this", "play": play})
+    heard = table.sockets[captain].until(lambda f: f["t"] == "chat" and f["d"].get("play"))
+    assert heard["d"]["play"] == play and heard["d"]["game"] == 1
+    for sock in (table.sockets[banker], watcher):
+        sock.round_trip()
+        assert chat_lines(sock, "crew") == []
+    assert [line["text"] for line in chat_lines(table.sockets[captain], "crew")][:1] == [
+        "double, partner"]  # fmt: skip
+    # The crew's room cannot be read or written over HTTP.
+    assert players[0].get(f"/api/chat/game:{table.game_id}:crew:1/history").status_code == 403
+    watcher.close()

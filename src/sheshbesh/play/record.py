@@ -3,7 +3,8 @@
 A record is ``{"format": "sheshbesh-record/1", "game": "race", "created": {...},
 "events": [...]}``; folding ``events`` over ``created`` gives the game
 (:func:`game_of`), the fair-dice verifier reads the same events, and exports
-read the same record.
+read the same record. A chouette table's record (``"game": "chouette"``) is its
+whole session's log; :mod:`.chouette_record` replays and checks it.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from .dice_rules import RaceDiceRules
 from .race import Event, RaceGame, replay
 
 if TYPE_CHECKING:
+    from .chouette_session import ChouetteSession
     from .draughts import DraughtsGame
     from .match import Match
 
@@ -28,7 +30,8 @@ class InvalidRecord(ValueError):
 
 
 def make_record(created: Event, events: Iterable[Event], game: str = "race") -> dict[str, Any]:
-    """A record of a race game (``game="race"``) or a match (``game="match"``)."""
+    """A record of a race game (``game="race"``), a match (``game="match"``) or a chouette
+    session (``game="chouette"``)."""
     return {"format": FORMAT, "game": game, "created": created, "events": list(events)}
 
 
@@ -58,8 +61,12 @@ def game_of(record: dict[str, Any]) -> RaceGame:
         raise InvalidRecord(f"the events do not replay: {error!r}") from None
 
 
-def any_game_of(record: dict[str, Any]) -> RaceGame | DraughtsGame | Match:
-    """The game (or match) of a race, match or draughts record."""
+def any_game_of(record: dict[str, Any]) -> RaceGame | DraughtsGame | Match | ChouetteSession:
+    """The game (or match, or chouette session) of a record of any kind."""
+    if record.get("game") == "chouette":
+        from .chouette_record import session_of
+
+        return session_of(record)
     if record.get("game") == "draughts":
         from .draughts_record import game_of as draughts_game_of
 
@@ -79,8 +86,14 @@ def verify_dice(record: dict[str, Any]) -> DiceVerdict:
 
     Each roll must also have two dice and say what they decide (the opening's
     starter and first dice, RB-8's ignored rolls; see :mod:`.dice_rules`), and a
-    record that calls itself draughts must have no rolls at all.
+    record that calls itself draughts must have no rolls at all. A chouette session's
+    rolls (its order rolls and its board's) are checked with its seq, money and rules
+    (:func:`~.chouette_record.verify_session`).
     """
+    if record.get("game") == "chouette":
+        from .chouette_record import verify_session
+
+        return verify_session(record)
     verdict = verify_events([record["created"], *record["events"]], RaceDiceRules())
     if record.get("game") == "draughts" and verdict.rolls_checked:
         kind = "record kind 'draughts' has rolls, but draughts is played without dice"

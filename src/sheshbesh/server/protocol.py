@@ -53,6 +53,8 @@ class ChatMsg:
 
     room: str | None
     text: str
+    play: str | None = None
+    """A chouette crew line's proposed play for the captain (CH-4), e.g. ``"13/7 8/7"``."""
 
 
 ClientMsg = ActionMsg | SyncMsg | PingMsg | ChatMsg
@@ -122,7 +124,10 @@ def _chat(frame: dict[str, Any]) -> ChatMsg:
         raise BadFrame("a chat frame's 'room' is the room's name, e.g. 'players'")
     if not isinstance(text, str):
         raise BadFrame("a chat frame needs 'text', the line to say")
-    return ChatMsg(room, text)
+    play = frame.get("play")
+    if play is not None and (not isinstance(play, str) or len(play) > 60):
+        raise BadFrame("a chat frame's 'play' is a proposed play's text, e.g. '13/7 8/7'")
+    return ChatMsg(room, text, play)
 
 
 def _seq(frame: dict[str, Any]) -> int:

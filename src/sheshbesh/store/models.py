@@ -340,7 +340,8 @@ class Purchase(Base):
 
 
 class ChatLine(Base):
-    """One chat message in a room: ``game:{id}:players``, ``game:{id}:spectators``, ``lobby``."""
+    """One chat message in a room: ``game:{id}:players``, ``game:{id}:spectators``, ``lobby``,
+    or a chouette crew's ``game:{id}:crew:{n}`` (game ``n`` of the table)."""
 
     __tablename__ = "chat_lines"
 
@@ -349,6 +350,8 @@ class ChatLine(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     text: Mapped[str] = mapped_column(String(400))
     at: Mapped[float] = mapped_column(Float)
+    play: Mapped[str | None] = mapped_column(String(60))
+    """A crew member's proposed play for his captain (CH-4), as text; else NULL."""
 
 
 class Rating(Base):

@@ -17,6 +17,12 @@ text record keeps the dice and the confirmed plays (never steps or undos), and
 :func:`import_text` replays it through :class:`~sheshbesh.play.race.RaceGame`, so an imported
 record is a checked one.
 
+A chouette session (issue 18) has its own lines in the same format, tagged
+``[Game "chouette"]``: :mod:`.chouette_lines` says how each session event reads,
+:mod:`.chouette_export` writes them and :mod:`.chouette_import` replays them
+through :class:`~sheshbesh.play.chouette_session.ChouetteSession`; ``export_text``
+and ``import_text`` hand such records to them.
+
 The package is split by direction: :mod:`.export` writes a record as text;
 :mod:`.parse` reads the lines and :mod:`.import_` replays them; :mod:`.common`
 holds the format's name, its error and the one way an event reads as a line.

@@ -7,6 +7,7 @@ the ``Result`` and ``Reason`` tags. Reading the text back is :mod:`.import_`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sheshbesh.games.race import Position, find_rules
@@ -16,9 +17,19 @@ from .common import FORMAT, SILENT, event_line, result_text
 
 
 def export_text(
-    record: dict[str, Any], *, white: str = "White", black: str = "Black", date: str | None = None
+    record: dict[str, Any],
+    *,
+    white: str = "White",
+    black: str = "Black",
+    date: str | None = None,
+    seats: Sequence[str] = (),
 ) -> str:
-    """The text form of a race-game record (see docs/record-format.md)."""
+    """The text form of a race-game record, or of a chouette session's (whose ``seats``
+    are named in order; see docs/record-format.md)."""
+    if record.get("game") == "chouette":
+        from .chouette_export import export_chouette_text
+
+        return export_chouette_text(record, seats=seats, date=date)
     if record.get("game") != "race":
         raise ValueError(f"the text format holds race games, not {record.get('game')!r}")
     created = record["created"]

@@ -8,6 +8,7 @@ record's dice handed in; the events the game makes are compared with the lines
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,9 +22,16 @@ from ..record import make_record
 from .common import FORMAT, SILENT, TextRecordError, event_line, result_text
 from .parse import Expect, parse_text
 
+CHOUETTE_TAG = re.compile(r'^\s*\[Game\s+"chouette"\]', re.MULTILINE)
+
 
 def import_text(text: str) -> dict[str, Any]:
-    """The record (without dice proofs) a text record describes, replayed and checked."""
+    """The record (without dice proofs) a text record describes, replayed and checked;
+    a chouette session's (``[Game "chouette"]``) by :mod:`.chouette_import`."""
+    if CHOUETTE_TAG.search(text):
+        from .chouette_import import import_chouette_text
+
+        return import_chouette_text(text)
     tags, expects = parse_text(text)
     created, game = _create(tags)
     dice = _Dice([e for e in expects if e.type in ("opening", "rolled")])

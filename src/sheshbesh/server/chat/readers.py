@@ -111,7 +111,10 @@ async def history_frame(club: Club, room: chat.Room, reader: int | None) -> tupl
     """A ``chat_history`` frame for a socket that opens the room, and the ids it carries."""
     blocked = set() if reader is None else await blocked_of(club, reader)
     lines = await chat.history(club, room, blocked)
-    text = frame("chat_history", {"room": room.name, "lines": lines})
+    data: dict[str, Any] = {"room": room.name, "lines": lines}
+    if room.number is not None:
+        data["game"] = room.number
+    text = frame("chat_history", data)
     return text, {line["id"] for line in lines}
 
 
@@ -175,10 +178,11 @@ class LobbyChat:
         return await say(self.club, self.user, chat.Room("lobby"), msg.text)
 
 
-async def say(club: Club, user: User | None, room: chat.Room, text: str) -> str | None:
+async def say(club: Club, user: User | None, room: chat.Room, text: str,
+              play: str | None = None) -> str | None:  # fmt: skip
     """Post a line from a socket: None, or the error frame to send back."""
     try:
-        await chat.post(club, user, room, text)
+        await chat.post(club, user, room, text, play)
     except ApiError as refused:
         details = refused.details() if isinstance(refused, chat.ChatRefused) else {}
         return error_frame(refused.code, refused.message, "chat", **details)

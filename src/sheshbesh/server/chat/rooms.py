@@ -32,7 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sheshbesh.server.accounts.sessions import require_user, user_of
 from sheshbesh.server.club import Club, club_of
 from sheshbesh.server.errors import ApiError, Forbidden, NotFound, TooMany, Unauthorized
-from sheshbesh.store.models import ChatLine, Game, User
+from sheshbesh.store.models import ChatLine, Game, GameSeat, User
 
 from .flood import MUTE_FOR, Flood, Flooding, Repeated
 
@@ -50,10 +50,17 @@ router = APIRouter(prefix="/api/chat", tags=["chat"])
 
 @dataclass(frozen=True, slots=True)
 class Room:
-    """A chat room: ``lobby``, or a game's ``players`` or ``spectators`` room."""
+    """A chat room: ``lobby``, a game's ``players`` or ``spectators`` room, or the crew's
+    room of game ``number`` at a chouette table (CH-4: the banker and spectators never
+    read it; keyed per game because the crew changes every game, CH-9)."""
 
-    name: Literal["lobby", "players", "spectators"]
+    name: Literal["lobby", "players", "spectators", "crew"]
     game_id: str | None = None
+    number: int | None = None
+
+    @classmethod
+    def crew(cls, game_id: str, number: int) -> Room:
+        return cls("crew", game_id, number)
 
     @classmethod
     def game(cls, game_id: str, part: str) -> Room:
@@ -77,6 +84,9 @@ class Room:
             return cls("lobby")
         kind, _, rest = key.partition(":")
         game_id, _, part = rest.partition(":")
+        part, _, number = part.partition(":")
+        if kind == "game" and part == "crew" and number.isdigit() and len(number) < 6:
+            return cls.crew(game_id, int(number))
         if kind != "game" or not game_id or len(game_id) > 20 or part not in GAME_PARTS:
             raise NotFound(f"no chat room {key[:60]!r}")
         return cls.game(game_id, part)
@@ -84,7 +94,11 @@ class Room:
     @property
     def key(self) -> str:
         """The room as stored (``ChatLine.room``)."""
-        return "lobby" if self.game_id is None else f"game:{self.game_id}:{self.name}"
+        if self.game_id is None:
+            return "lobby"
+        if self.name == "crew":
+            return f"game:{self.game_id}:crew:{self.number}"
+        return f"game:{self.game_id}:{self.name}"
 
     @property
     def channel(self) -> str:
@@ -94,7 +108,7 @@ class Room:
 def may_read(room_name: str, seated: bool, live: bool) -> bool:
     """Who reads a game's room: the players theirs; the others, and after the game everyone,
     the spectators'."""
-    if room_name == "players":
+    if room_name in ("players", "crew"):  # the crew: its members only (rounds.channel)
         return seated
     return not seated or not live
 
@@ -186,8 +200,11 @@ def flood_of(club: Club) -> Flood:
     return flood
 
 
-async def post(club: Club, user: User | None, room: Room, text: Any) -> dict[str, Any]:
-    """Store a line and tell the room; the line as every reader gets it."""
+async def post(
+    club: Club, user: User | None, room: Room, text: Any, play: str | None = None
+) -> dict[str, Any]:
+    """Store a line and tell the room; the line as every reader gets it (``play``: a crew
+    member's proposal, already checked against the captain's dice, CH-4)."""
     if user is None:
         raise Unauthorized("log in to chat")
     if user.is_bot:
@@ -212,7 +229,7 @@ async def post(club: Club, user: User | None, room: Room, text: Any) -> dict[str
                 update(User).where(User.id == user.id).values(chat_muted_until=muted)
             )
         else:
-            stored = ChatLine(room=room.key, user_id=user.id, text=line, at=now)
+            stored = ChatLine(room=room.key, user_id=user.id, text=line, at=now, play=play)
             session.add(stored)
             await session.flush()
             view = line_json(stored, room, user.username)
@@ -230,16 +247,35 @@ async def _check_writer(session: AsyncSession, room: Room, user_id: int) -> None
     game = await session.get(Game, room.game_id)
     if game is None:
         raise NotFound(f"no game {room.game_id!r}")
-    seated = user_id in (game.seat0_id, game.seat1_id)
+    seated = await is_seated(session, game, user_id)
+    if room.name == "crew" and not seated:
+        raise ChatForbidden("only the crew writes in the crew's room (CH-4)")
     if room.name == "players" and not seated:
-        raise ChatForbidden("only the two players write in the players' room")
+        raise ChatForbidden("only the players write in the players' room")
     if room.name == "spectators" and seated and game.status == "live":
         raise ChatForbidden("players join the spectators' room when the game is over")
 
 
+async def is_seated(session: AsyncSession, game: Game, user_id: int | None) -> bool:
+    """Whether the user plays this game: one of its pair, or seated at a chouette table."""
+    if user_id is None:
+        return False
+    if game.kind != "chouette":
+        return user_id in (game.seat0_id, game.seat1_id)
+    found = await session.scalar(
+        select(GameSeat.seat).where(GameSeat.game_id == game.id, GameSeat.user_id == user_id,
+                                    GameSeat.left_at.is_(None))
+    )  # fmt: skip
+    return found is not None
+
+
 def line_json(line: ChatLine, room: Room, username: str) -> dict[str, Any]:
-    return {"id": line.id, "room": room.name, "user": {"id": line.user_id, "username": username},
-            "text": line.text, "at": line.at}  # fmt: skip
+    view: dict[str, Any] = {"id": line.id, "room": room.name,
+            "user": {"id": line.user_id, "username": username}, "text": line.text,
+            "at": line.at}  # fmt: skip
+    if room.name == "crew":
+        view |= {"game": room.number, "play": line.play}
+    return view
 
 
 async def publish(club: Club, room: Room, line: dict[str, Any]) -> None:
@@ -270,11 +306,14 @@ async def history(club: Club, room: Room, blocked: set[int]) -> list[dict[str, A
 async def _check_reader(club: Club, room: Room, user_id: int | None) -> None:
     if room.game_id is None:
         return
+    if room.name == "crew":
+        raise Forbidden("a crew's chat is read at its table, by its crew (CH-4)",
+                        code="chat_forbidden")  # fmt: skip
     async with club.db.read() as session:
         game = await session.get(Game, room.game_id)
-    if game is None:
-        raise NotFound(f"no game {room.game_id!r}")
-    seated = user_id is not None and user_id in (game.seat0_id, game.seat1_id)
+        if game is None:
+            raise NotFound(f"no game {room.game_id!r}")
+        seated = await is_seated(session, game, user_id)
     if not may_read(room.name, seated, game.status == "live"):
         raise Forbidden("this room is not yours to read", code="chat_forbidden")
 
@@ -305,4 +344,7 @@ async def room_history(room: str, request: Request) -> dict[str, Any]:
 async def say(room: str, body: LineIn, request: Request) -> dict[str, Any]:
     """Say a line in a room (the sockets take ``chat`` frames too)."""
     user = await require_user(request)
-    return await post(club_of(request), user, Room.parse(room), body.text)
+    found = Room.parse(room)
+    if found.name == "crew":
+        raise Forbidden("a crew's chat is written at its table (CH-4)", code="chat_forbidden")
+    return await post(club_of(request), user, found, body.text)

@@ -61,6 +61,7 @@ from sheshbesh.server.protocol import (
 from sheshbesh.server.repeats import Repeats
 from sheshbesh.store.models import User
 
+from .chouette import ChouetteRound
 from .log import events_after
 from .round import AnyRound, rounds_of
 from .spectate import count_spectator
@@ -134,9 +135,13 @@ class Hub:
     def on_message(self, text: str | dict[str, Any]) -> None:
         message = json.loads(text) if isinstance(text, str) else text
         if "chat" in message:
-            room, live = message["chat"]["room"], self.round.live
+            line = message["chat"]
+            room, live = line["room"], self.round.live
             readers = [s for s in self.sockets if chat.may_read(room, s.seat is not None, live)]
-            self.fan_out(ChatItem.of(message["chat"]), readers)
+            if room == "crew":  # CH-4: that game's crew only, never its banker
+                crew = crew_of(self.round, line.get("game"))
+                readers = [s for s in readers if s.seat in crew]
+            self.fan_out(ChatItem.of(line), readers)
             return
         batch: Batch | str
         if "aborted" in message:  # a player never arrived: the game ended without a move
@@ -213,6 +218,42 @@ class Hubs:
         if not hub.sockets and self.hubs.get(hub.round.id) is hub:
             del self.hubs[hub.round.id]
             await self.club.bus.unsubscribe(hub.channel, hub.on_message)
+
+
+def crew_of(round_: AnyRound, number: Any) -> frozenset[int]:
+    """The seats of chouette game ``number``'s crew while it is the table's latest game."""
+    if not isinstance(round_, ChouetteRound) or not isinstance(number, int):
+        return frozenset()
+    return round_.crew_seats(number)
+
+
+def chat_room(round_: AnyRound, socket: Socket, msg: ChatMsg) -> chat.Room:
+    """The room a socket's chat frame speaks in; a crew line only from that game's crew,
+    and a proposed play only there, checked against the captain's dice (CH-4)."""
+    if msg.room != "crew":
+        if msg.play is not None:
+            raise ApiError("only a crew line proposes a play (CH-4)", code="bad_frame")
+        return chat.Room.game(round_.id, msg.room or "")
+    if not isinstance(round_, ChouetteRound) or round_.table is None:
+        raise ApiError("only a chouette table has a crew's room", code="bad_frame")
+    number = round_.table.session.number
+    if socket.seat is None or socket.seat not in round_.crew_seats(number):
+        raise chat.ChatForbidden("only this game's crew writes in the crew's room (CH-4)")
+    if msg.play is not None:
+        round_.check_proposal(msg.play)
+    return chat.Room.crew(round_.id, number)
+
+
+def rooms_read(round_: AnyRound, socket: Socket) -> list[chat.Room]:
+    """The rooms whose history a socket gets when it opens: the game's, and at a chouette
+    table the crew's room of the current game for its crew."""
+    rooms = [chat.Room.game(round_.id, name)
+             for name in chat.readable(socket.seat is not None, round_.live)]  # fmt: skip
+    if isinstance(round_, ChouetteRound) and round_.table is not None:
+        number = round_.table.session.number
+        if socket.seat is not None and socket.seat in round_.crew_seats(number):
+            rooms.append(chat.Room.crew(round_.id, number))
+    return rooms
 
 
 def _legal_frames(message: dict[str, Any], seq: int) -> dict[int, str]:
@@ -381,11 +422,11 @@ class Reader:
             if not await self.may_act():
                 return
             try:
-                room = chat.Room.game(round_.id, msg.room or "")
+                room = chat_room(round_, socket, msg)
             except ApiError as error:
                 _put(socket, error_frame(error.code, error.message, "chat"))
                 return
-            answer = await say(self.club, self.user, room, msg.text)
+            answer = await say(self.club, self.user, room, msg.text, msg.play)
             if answer is not None:
                 _put(socket, answer)
         elif isinstance(msg, ActionMsg):
@@ -448,8 +489,7 @@ async def _write(club: Club, round_: AnyRound, socket: Socket, since: int | None
 
         await _patiently(first, f"game {round_.id}: a socket's first frames")
         sent: set[int] = set()  # lines of the histories that may also be queued
-        for name in chat.readable(socket.seat is not None, round_.live):
-            room = chat.Room.game(round_.id, name)
+        for room in rooms_read(round_, socket):
             text, ids = await _patiently(
                 partial(history_frame, club, room, socket.user_id),
                 f"game {round_.id}: a chat history",

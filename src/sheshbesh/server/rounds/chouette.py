@@ -248,6 +248,28 @@ class ChouetteRound:
             return {}
         return {str(seat): table.legal(seat) for seat in table.acting()}
 
+    def crew_seats(self, number: int) -> frozenset[int]:
+        """The crew of game ``number`` while it is the table's latest (CH-4: they share a
+        room; its banker never reads it)."""
+        table = self.table
+        if table is None or table.game is None or table.session.number != number:
+            return frozenset()
+        return frozenset(table.game.lineup.rotation)
+
+    def check_proposal(self, text: str) -> None:
+        """A crew member's proposed play must be one the captain may make with his dice now
+        (CH-4); the board is asked on a copy, nothing changes."""
+        table = self.table
+        game = None if table is None else table.game
+        if game is None or table is None or not table.playing or game.board.to_act is not ch.CREW:
+            raise ApiError("a play is proposed while the captain has dice to play",
+                           status=409, code="not_your_turn")  # fmt: skip
+        try:
+            game.board.apply(act.PlayText(ch.CREW, text), None)
+        except ValueError as error:  # the rules' refusals (IllegalPlay, PlayError)
+            raise ApiError(f"not a play the captain may make: {error}", status=422,
+                           code="illegal_move") from None  # fmt: skip
+
     def summary(self) -> dict[str, Any]:
         """The table as the lobby's "now playing" list shows it."""
         game, table = self.game, self.table
