@@ -24,6 +24,7 @@ from club_client import UNTHROTTLED, Player, RunningClub
 from test_chouette_table import Table
 from test_club import DESKTOP, PASSWORD, PHONE, Visitor
 
+from sheshbesh.games.race.position import Position
 from sheshbesh.server.settings import Settings
 
 SHOTS = Path(__file__).parent / "screenshots"
@@ -64,6 +65,20 @@ def second_session(base: str, name: str) -> Player:
     return player
 
 
+def play_to_captain_dice(table: Table, rng: random.Random) -> str:
+    """Play the board (no doubles) until the captain has dice to play; a legal play of his."""
+    for _ in range(400):
+        board = table.game["board"]
+        if board["to_act"] == "B" and board["phase"] == "move" and board["dice"]:
+            plays = Position.from_text("backgammon", board["position"]).legal_plays(
+                tuple(board["dice"])
+            )
+            if plays:
+                return plays[0].notation()
+        assert table.board_turn(rng) is not None, "nobody can move"
+    raise AssertionError("the captain never had dice to play")
+
+
 def crew_tab(visitor: Visitor) -> Any:
     return visitor.page.locator("[data-testid=chat] .chat-tab[data-room=crew]")
 
@@ -101,13 +116,16 @@ def test_three_people_play_a_chouette_game_in_the_browser_and_a_spectator_watche
         assert row.locator("[data-testid=join-table]").is_enabled()
         shot(dan, "chouette-lobby-desktop")
         dan.page.set_viewport_size(PHONE)
-        dan.page.locator("[data-testid=requests]").screenshot(path=str(SHOTS / "chouette-lobby-phone.png"))
+        dan.page.locator("[data-testid=requests]").screenshot(
+            path=str(SHOTS / "chouette-lobby-phone.png")
+        )
         dan.page.set_viewport_size(DESKTOP)
 
         # The owner starts from the room; the order roll decides who banks.
         start = ann.page.locator("[data-testid=start-game]")
         ann.page.wait_for_function(
-            "() => !document.querySelector('[data-testid=start-game]').disabled", timeout=20_000)
+            "() => !document.querySelector('[data-testid=start-game]').disabled", timeout=20_000
+        )
         start.click()
         for visitor in (ann, bob, cat):
             room_is(visitor, number="1")
@@ -127,11 +145,30 @@ def test_three_people_play_a_chouette_game_in_the_browser_and_a_spectator_watche
             table.sit(sessions[-1])
         table.settle()
         rng = random.Random(18)
-        table.play_to_window(rng, "banker")
         game = table.game
         banker = people[table.name_of(game["banker"])]
         captain = people[table.name_of(game["captain"])]
         bettor = people[table.name_of(game["rotation"][1])]
+
+        # The bettor proposes a play for the captain's roll (CH-4): the captain sees it drawn
+        # on his board; the banker and the spectator see neither the arrow nor the crew's room.
+        play = play_to_captain_dice(table, rng)
+        room_is(bettor, v=str(table.v))
+        bettor.page.fill("[data-testid=propose-text]", play)
+        bettor.page.click("[data-testid=propose] button[type=submit]")
+        captain.page.locator("[data-testid=board] .sb-proposal").first.wait_for(state="attached")
+        assert play in captain.page.locator("[data-testid=proposals]").inner_text()
+        captain.page.click("[data-testid=chat] .chat-tab[data-room=crew]")
+        assert captain.page.locator("[data-testid=chat-play]").count() == 1
+        captain.page.set_viewport_size(PHONE)
+        shot(captain, "chouette-room-phone-proposal", full=False)
+        captain.page.set_viewport_size(DESKTOP)
+        shot(captain, "chouette-room-desktop-proposal", full=False)
+        for outsider in (banker, dan):
+            assert outsider.page.locator(".sb-proposal").count() == 0
+            assert crew_tab(outsider).count() == 0
+
+        table.play_to_window(rng, "banker")
         v = table.v
         for visitor in (*people.values(), dan):
             room_is(visitor, v=str(v), pending="false")
@@ -167,18 +204,24 @@ def test_three_people_play_a_chouette_game_in_the_browser_and_a_spectator_watche
         room_is(dan, v=str(table.v))
         dropped = dan.page.locator(f"[data-testid=crew] li[data-seat='{game['rotation'][1]}']")
         assert "dropped" in dropped.inner_text()
-        captain_row = dan.page.locator(f"[data-testid=crew] li[data-seat='{game['captain']}'] .cube-face")
+        captain_row = dan.page.locator(
+            f"[data-testid=crew] li[data-seat='{game['captain']}'] .cube-face"
+        )
         assert captain_row.inner_text() == "2"
 
-        # The crew's chat is the crew's: the spectator never has its tab (PL-3).
-        if crew_tab(captain).count():
-            bettor.page.click("[data-testid=chat] .chat-tab[data-room=crew]")
-            bettor.page.fill("[data-testid=chat-input]", "keep the cube")
-            bettor.page.press("[data-testid=chat-input]", "Enter")
-            captain.page.click("[data-testid=chat] .chat-tab[data-room=crew]")
-            captain.page.locator("[data-testid=chat-lines]", has_text="keep the cube").wait_for()
-        assert crew_tab(banker).count() == 0
-        assert crew_tab(dan).count() == 0
+        # The crew's chat is the crew's: neither the banker nor the spectator reads it (PL-3).
+        bettor.page.click("[data-testid=chat] .chat-tab[data-room=crew]")
+        bettor.page.fill("[data-testid=chat-input]", "keep the cube")
+        bettor.page.press("[data-testid=chat-input]", "Enter")
+        captain.page.click("[data-testid=chat] .chat-tab[data-room=crew]")
+        captain.page.locator("[data-testid=chat-lines]", has_text="keep the cube").wait_for()
+        bettor.page.click("[data-testid=chat] .chat-tab[data-room=players]")
+        bettor.page.fill("[data-testid=chat-input]", "good luck all")
+        bettor.page.press("[data-testid=chat-input]", "Enter")
+        banker.page.locator("[data-testid=chat-lines]", has_text="good luck all").wait_for()
+        for outsider in (banker, dan):
+            assert crew_tab(outsider).count() == 0
+            assert "keep the cube" not in outsider.page.locator("[data-testid=chat]").inner_text()
 
         # The game is played to its end; every page shows the result and the standings.
         table.play_out(rng)
@@ -189,7 +232,8 @@ def test_three_people_play_a_chouette_game_in_the_browser_and_a_spectator_watche
             room_is(visitor, finished="true", phase="between", v=str(table.v))
             for seat, won in results.items():
                 cell = visitor.page.locator(
-                    f"[data-testid=standings] tr[data-seat='{seat}'] [data-testid=session-result]")
+                    f"[data-testid=standings] tr[data-seat='{seat}'] [data-testid=session-result]"
+                )
                 assert cell.inner_text().replace("\u2212", "-").split()[0] == (
                     f"{won * STAKE:+d}" if won else "0")  # fmt: skip
         dan.page.locator("[data-testid=next-lineup]").wait_for()
@@ -197,8 +241,9 @@ def test_three_people_play_a_chouette_game_in_the_browser_and_a_spectator_watche
         assert ann.page.locator("[data-testid=start-game]").is_enabled()
         assert bob.page.locator("[data-testid=start-game]").count() == 0
 
-        for visitor, size, name in ((ann, PHONE, "phone"), (ann, DESKTOP, "desktop"),
-                                    (dan, PHONE, "spectator-phone"), (dan, DESKTOP, "spectator-desktop")):  # fmt: skip
+        views = [(ann, PHONE, "phone"), (ann, DESKTOP, "desktop"),
+                 (dan, PHONE, "spectator-phone"), (dan, DESKTOP, "spectator-desktop")]  # fmt: skip
+        for visitor, size, name in views:
             visitor.page.set_viewport_size(size)
             shot(visitor, f"chouette-room-{name}-between", full=False)
         for visitor in (ann, bob, cat, dan):

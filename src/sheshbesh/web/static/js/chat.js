@@ -185,5 +185,12 @@ export function chatPanel({ t, me, send, canWrite, toast, label }) {
     // Who may write changed (the game ended, the viewer logged in): ask canWrite again.
     refresh: render,
     has: (name) => rooms.has(name),
+    // A room the viewer reads no more (a chouette crew's, when the next game has another
+    // crew): its tab and lines go.
+    forget(name) {
+      if (!rooms.delete(name)) return;
+      if (active === name) active = rooms.keys().next().value ?? null;
+      render();
+    },
   };
 }

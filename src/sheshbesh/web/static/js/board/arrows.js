@@ -59,14 +59,15 @@ export function drawProposals(board, side, proposals) {
     defs.append(s("marker", { id: marker, viewBox: "0 0 10 10", refX: 6, refY: 5, markerWidth: 4, markerHeight: 4,
       orient: "auto-start-reverse" }, s("path", { d: "M0,0 L10,5 L0,10 z", fill: colour })));
     const shift = (i - (proposals.length - 1) / 2) * 7;  // two proposals of one step stay apart
-    for (const [from, to] of steps) {
+    steps.forEach(([from, to], k) => {
+      const lift = k * 14;  // steps from one point ("24/22 24/18") do not hide each other
       const a = spotOf(board, side, from);
       const b = spotOf(board, side, to);
-      layer.append(s("line", { x1: a.x + shift, y1: a.y, x2: b.x + shift, y2: b.y, stroke: colour,
+      layer.append(s("line", { x1: a.x + shift, y1: a.y + lift, x2: b.x + shift, y2: b.y + lift, stroke: colour,
         "stroke-width": 9, "stroke-linecap": "round", "marker-end": `url(#${marker})`,
         class: "sb-proposal", "data-play": play }));
       count++;
-    }
+    });
   });
   svg.append(layer);
   return count;

@@ -325,8 +325,9 @@ export async function mount(main, ctx) {
     clear(legend);
     legend.hidden = !proposals.length;
     for (const p of proposals) {
-      legend.append(h("li", {}, h("span", { class: "swatch-line", style: `background:${p.colour}` }),
-        t("chouette.proposal", { name: p.name, play: p.play })));
+      const swatch = h("span", { class: "swatch-line" });
+      swatch.style.backgroundColor = p.colour;  // the CSSOM: the page's CSP refuses style attributes
+      legend.append(h("li", {}, swatch, t("chouette.proposal", { name: p.name, play: p.play })));
     }
   }
 
@@ -344,8 +345,8 @@ export async function mount(main, ctx) {
     renderSeats();
     status.textContent = statusText();
     renderActions();
-    proposeForm.hidden = !(myRole() === "bettor" && s.playing && g?.phase === "board" && g.board.turn === "B"
-      && !cubeOf(g, room.you)?.out);
+    proposeForm.hidden = !(myRole() === "bettor" && s.playing && g?.phase === "board" && g.board.to_act === "B"
+      && !!g.board.dice && !cubeOf(g, room.you)?.out);
     renderCrew();
     renderSession();
     renderNext();
@@ -383,7 +384,7 @@ export async function mount(main, ctx) {
     const box = boardHost.querySelector("svg")?.viewBox?.baseVal;
     if (!box || !box.width || !box.height) return;
     const above = boardHost.getBoundingClientRect().top + window.scrollY;
-    const below = bottom.getBoundingClientRect().height + FIT_MARGIN;
+    const below = bottom.getBoundingClientRect().height + legend.getBoundingClientRect().height + FIT_MARGIN;
     const height = Math.max(MIN_BOARD_HEIGHT, window.innerHeight - above - below);
     boardHost.style.setProperty("--board-fit", `${Math.floor((height * box.width) / box.height)}px`);
   }
@@ -392,11 +393,27 @@ export async function mount(main, ctx) {
   // --- the socket -------------------------------------------------------------------------
 
   function onChatLine(line) {
-    if (line.room === "crew" && line.play && line.user) {
-      room.proposals.set(line.user.username, { play: line.play, turn: turnKey() });
-      render();
+    if (line.room === "crew") {
+      if (line.game !== crewOf) return;  // a line of an earlier game's crew
+      if (line.play && line.user) {
+        room.proposals.set(line.user.username, { play: line.play, turn: turnKey() });
+        render();
+      }
     }
     chat.line(line);
+  }
+
+  // The crew's room is that game's crew's (CH-4): its tab opens when the viewer joins a
+  // game's crew, and goes when the next game makes him banker or its crew is another.
+  let crewOf = null;  // the number of the game whose crew's room the viewer reads
+  function followCrew() {
+    const crew = ["captain", "bettor"].includes(myRole()) && !room.state.closed;
+    const number = crew ? room.state.number : null;
+    if (number === crewOf) return;
+    chat.forget("crew");
+    room.proposals.clear();
+    crewOf = number;
+    if (number !== null) chat.history({ room: "crew", lines: [] });
   }
 
   function adopt(state) {
@@ -404,6 +421,7 @@ export async function mount(main, ctx) {
     room.state = state;
     const g = game();
     if (!g || !before || g.board.position !== before.board.position) room.chosen = null;
+    followCrew();
   }
 
   let started = false;  // "Start" from the lobby row: done once the owner is here
@@ -457,6 +475,7 @@ export async function mount(main, ctx) {
         case "chat":
           return onChatLine(d);
         case "chat_history":
+          if (d.room === "crew" && crewOf === null) return;
           return chat.history(d);
         case "error":
           if (d.re === "chat") return chat.refused(d);
