@@ -121,12 +121,17 @@ def test_three_people_play_a_chouette_game_in_the_browser_and_a_spectator_watche
         )
         dan.page.set_viewport_size(DESKTOP)
 
-        # The owner starts from the room; the order roll decides who banks.
-        start = ann.page.locator("[data-testid=start-game]")
+        # The owner may start once three are seated; from the lobby's row, the Start takes
+        # him back to the room (a seat away at the start is given up) and starts there.
         ann.page.wait_for_function(
             "() => !document.querySelector('[data-testid=start-game]').disabled", timeout=20_000
         )
-        start.click()
+        ann.go("#/")
+        own = ann.page.locator(f"[data-testid=requests] tr[data-table='{game_id}']")
+        own.locator("[data-testid=seats]", has_text="3 / 4").wait_for()
+        assert own.locator("[data-testid=join-table]").count() == 0
+        own.locator("[data-testid=start-table]").click()
+        ann.page.wait_for_url(f"**/#/game/{game_id}")
         for visitor in (ann, bob, cat):
             room_is(visitor, number="1")
         dan.go(f"#/game/{game_id}")
@@ -246,6 +251,13 @@ def test_three_people_play_a_chouette_game_in_the_browser_and_a_spectator_watche
         for visitor, size, name in views:
             visitor.page.set_viewport_size(size)
             shot(visitor, f"chouette-room-{name}-between", full=False)
+        # Right to left: the spectator reads the room in Persian.
+        dan.page.evaluate("localStorage.setItem('lang', 'fa')")
+        dan.page.reload()
+        room_is(dan, finished="true", phase="between")
+        dan.page.set_viewport_size(PHONE)
+        assert dan.page.evaluate("document.documentElement.dir") == "rtl"
+        shot(dan, "chouette-room-spectator-phone-fa", full=False)
         for visitor in (ann, bob, cat, dan):
             assert visitor.errors == [], visitor.errors
     finally:

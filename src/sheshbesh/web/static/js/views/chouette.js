@@ -426,7 +426,7 @@ export async function mount(main, ctx) {
 
   let started = false;  // "Start" from the lobby row: done once the owner is here
   function startFromLobby() {
-    if (started || ctx.params.get("start") !== "1") return;
+    if (started || !room.state || ctx.params.get("start") !== "1") return;
     started = true;
     history.replaceState(null, "", `#/game/${id}`);
     if (isOwner() && between()) tableRoute("start");
