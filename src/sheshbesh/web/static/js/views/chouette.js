@@ -83,7 +83,8 @@ export async function mount(main, ctx) {
   const between = () => !!room.state && !room.state.playing && !room.state.closed;
   const over = () => !!room.state?.closed;
   const myRole = () => roleOf(game(), room.you);
-  const myCrew = () => ["captain", "bettor"].includes(myRole()) && room.state?.playing;
+  const inCrew = () => ["captain", "bettor"].includes(myRole());  // of this game, or the last
+  const myCrew = () => inCrew() && !!room.state?.playing;
 
   function clockOf(seat) {
     const c = room.clock;
@@ -256,7 +257,7 @@ export async function mount(main, ctx) {
     clear(bottom);
     if (!g) return;
     // The crew sees its own side below, as a player sees his; the banker and spectators White.
-    const crewView = myCrew() || ["captain", "bettor"].includes(myRole());
+    const crewView = inCrew();
     const banker = parts.seatCard(g, g.banker, "W");
     const captain = parts.seatCard(g, g.captain, "B");
     (crewView ? top : bottom).append(banker);
@@ -407,8 +408,7 @@ export async function mount(main, ctx) {
   // game's crew, and goes when the next game makes him banker or its crew is another.
   let crewOf = null;  // the number of the game whose crew's room the viewer reads
   function followCrew() {
-    const crew = ["captain", "bettor"].includes(myRole()) && !room.state.closed;
-    const number = crew ? room.state.number : null;
+    const number = inCrew() && !room.state.closed ? room.state.number : null;
     if (number === crewOf) return;
     chat.forget("crew");
     room.proposals.clear();
