@@ -54,7 +54,7 @@ PLURALS: dict[str, tuple[str, ...]] = {
 CATEGORIES = {"zero", "one", "two", "few", "many", "other"}
 
 # The English text may stay where it is only placeholders, a name or a borrowed term.
-_EVERYWHERE = {"fun.amount", "profile.amount", "board.label", "verify.at"}
+_EVERYWHERE = {"fun.amount", "profile.amount", "board.label", "verify.at", "chouette.proposal"}
 _NAMES = {"variant.jacquet", "variant.plakoto", "variant.takhte_nard", "option.mars", "option.oin"}
 SAME_AS_ENGLISH: dict[str, set[str]] = {
     "ru": _EVERYWHERE,
@@ -62,11 +62,11 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     "pt": _EVERYWHERE
     | _NAMES
     | {"result.level_2", "result.level_3", "room.pips", "room.points", "board.pips_of"}
-    | {"verify.col.nonce"},
+    | {"verify.col.nonce", "lobby.chouette"},
     "fa": _EVERYWHERE,
     # Greek and Welsh, like Portuguese, borrow the cryptographers' "nonce".
     "el": _EVERYWHERE | {"verify.col.nonce"},
-    "cy": _EVERYWHERE | _NAMES | {"board.bar", "verify.col.nonce"},
+    "cy": _EVERYWHERE | _NAMES | {"board.bar", "verify.col.nonce", "lobby.chouette"},
 }
 
 # t()'s own pattern (i18n.js): JavaScript's \w is ASCII.
@@ -224,6 +224,8 @@ def families() -> dict[str, set[str]]:
             {label for _, label in report.LUCK_STEPS + report.LUCK_RATING_STEPS} | {"very unlucky"}
         ],
         "review.action.${}": [{"double", "no double", "take", "drop", "beaver", "cannot move"}],
+        # crew.js and views/chouette.js: what a seat does in a chouette game.
+        "chouette.role_${}": [("banker", "captain", "bettor")],
         # chat.js: the title of each room a panel can show.
         "chat.room_${}": [literal_values(typing.get_type_hints(chat.Room)["name"])],
     }

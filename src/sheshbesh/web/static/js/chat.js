@@ -3,7 +3,8 @@
 // Every line goes in as text nodes through h(): what a player types is shown as
 // the characters he typed and is never parsed as markup. A player may mute another
 // locally (the list lives in localStorage, on this browser only); blocking, which
-// the server enforces everywhere, is on the profile page.
+// the server enforces everywhere, is on the profile page. A chouette crew's line may
+// carry a proposed play (`play`, CH-4): it is marked as one.
 
 import { append, clear, h } from "./dom.js";
 import { language, number } from "./i18n.js";
@@ -88,6 +89,7 @@ export function chatPanel({ t, me, send, canWrite, toast, label }) {
       h("time", { class: "muted", datetime: new Date(line.at * 1000).toISOString() }, clock(line.at)),
       h("a", { class: "chat-name", href: `#/profile/${encodeURIComponent(line.user.username)}` },
         line.user.username),
+      line.play ? h("span", { class: "tag chat-play", "data-testid": "chat-play" }, t("chat.proposal")) : null,
       h("span", { class: "chat-text", dir: "auto" }, line.text),
       mine ? null : h("button", { type: "button", class: "chat-mute", title: t("chat.mute", { name: line.user.username }),
         "aria-label": t("chat.mute", { name: line.user.username }), onclick: () => toggleMute(line.user) }, "⊘"));
@@ -183,5 +185,12 @@ export function chatPanel({ t, me, send, canWrite, toast, label }) {
     // Who may write changed (the game ended, the viewer logged in): ask canWrite again.
     refresh: render,
     has: (name) => rooms.has(name),
+    // A room the viewer reads no more (a chouette crew's, when the next game has another
+    // crew): its tab and lines go.
+    forget(name) {
+      if (!rooms.delete(name)) return;
+      if (active === name) active = rooms.keys().next().value ?? null;
+      render();
+    },
   };
 }

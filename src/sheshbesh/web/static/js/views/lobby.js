@@ -1,11 +1,14 @@
 // The lobby: post a game request, accept one with a click, and watch games being
 // played now. Everything updates live from the lobby socket (docs/protocol.md).
+// A chouette table (issue 18) is a request with seats: people take a seat from its
+// row, and its owner starts it from the table's room once three are seated.
 
 import { avatarImg } from "../avatar.js";
 import { Channel } from "../channel.js";
 import { chatPanel } from "../chat.js";
 import { clear, h } from "../dom.js";
 
+const CHOUETTE = "chouette";  // the form's choice for a table; posted as backgammon with seats
 const CLOCKS = ["untimed", "delay 12s + 5m", "delay 12s + 10m", "delay 15s + 30m",
   "fischer 3m + 2s", "fischer 5m + 5s", "fischer 15m + 10s"];
 
@@ -78,7 +81,9 @@ export async function mount(main, ctx) {
     if (!requests.size) {
       requestsBody.append(h("tr", {}, h("td", { class: "empty wide", colspan: 5 }, t("lobby.no_requests"))));
     }
-    for (const request of requests.values()) requestsBody.append(requestRow(ctx, request, busy));
+    for (const request of requests.values()) {
+      requestsBody.append(request.table ? tableRow(ctx, request, busy) : requestRow(ctx, request, busy));
+    }
     clear(gamesBody);
     if (!games.size) {
       gamesBody.append(h("tr", {}, h("td", { class: "empty wide", colspan: 6 }, t("lobby.no_games"))));
@@ -104,7 +109,13 @@ export async function mount(main, ctx) {
       } else if (frame.t === "request_added") {
         requests.set(frame.d.id, frame.d);
       } else if (frame.t === "request_removed") {
+        const gone = requests.get(frame.d.id);
         requests.delete(frame.d.id);
+        if (gone && seatedAt(ctx, gone.table)) ctx.refreshMe();  // his table closed
+      } else if (frame.t === "table_updated") {
+        const request = requests.get(frame.d.request);
+        if (request) request.table = frame.d.table;
+        if (frame.d.table.status === "live") games.set(frame.d.table.id, frame.d.table);
       } else if (frame.t === "game_started" || frame.t === "game_updated") {
         if (frame.d.status === "live") games.set(frame.d.id, frame.d);
         const players = frame.d.players || [];
@@ -267,13 +278,85 @@ function requestRow(ctx, request, busy) {
     h("td", {}, button));
 }
 
+// Seated at this chouette table (its lobby summary) now?
+export function seatedAt(ctx, table) {
+  return !!ctx.me && !!table && table.players.some((p) => p.id === ctx.me.id && !p.left);
+}
+
+// A chouette table's row: its seats taken out of those offered, who sits there, and
+// what the viewer may do: take a seat, give it up before the first game, or (the
+// owner) start and close it. Starting is done in the table's room, where everyone
+// seated must be when a game begins (a seat away at the start is given up).
+function tableRow(ctx, request, busy) {
+  const { t, api } = ctx;
+  const table = request.table;
+  const seated = table.players.filter((p) => !p.left);
+  const mine = seatedAt(ctx, table);
+  const owner = ctx.me && request.owner.id === ctx.me.id;
+  const room = `#/game/${table.id}`;
+  const post = async (event, what, then) => {
+    const button = event.currentTarget;
+    button.disabled = true;
+    try {
+      await api.post(`/api/requests/${request.id}/${what}`);
+      await ctx.refreshMe();
+      if (then) ctx.navigate(then);
+    } catch (e) {
+      ctx.toast(e.message, "bad");
+    } finally {
+      button.disabled = false;
+    }
+  };
+  const buttons = [];
+  if (!ctx.me) {
+    buttons.push(h("a", { href: "#/login" }, t("nav.login")));
+  } else if (mine) {
+    buttons.push(h("a", { class: "button", href: room, "data-testid": "open-table" }, t("lobby.open_table")));
+    if (owner && table.status === "waiting") {
+      buttons.push(h("button", { type: "button", "data-testid": "start-table", disabled: seated.length < 3,
+        title: seated.length < 3 ? t("lobby.start_needs") : null,
+        onclick: () => ctx.navigate(`${room}?start=1`) }, t("chouette.start")));
+    }
+    if (owner) {
+      buttons.push(h("button", { type: "button", class: "secondary", "data-testid": "close-table",
+        onclick: (event) => {
+          if (confirm(t("chouette.close_confirm"))) post(event, "close");
+        } }, t("chouette.close")));
+    } else if (table.status === "waiting") {
+      buttons.push(h("button", { type: "button", class: "secondary", "data-testid": "leave-table",
+        onclick: (event) => post(event, "leave") }, t("chouette.leave")));
+    }
+  } else {
+    const full = seated.length >= table.capacity;
+    buttons.push(h("button", { type: "button", "data-testid": "join-table", disabled: full || !!busy,
+      title: full ? t("lobby.table_full") : busy ? t("lobby.busy") : null,
+      onclick: (event) => post(event, "join", room) }, t("lobby.join")));
+  }
+  return h("tr", { class: "table-row", dataset: { request: request.id, table: table.id } },
+    h("td", {}, h("a", { class: "who", href: `#/profile/${request.owner.username}` },
+      avatarImg(request.owner, 24), request.owner.username)),
+    h("td", { class: "wide" },
+      h("strong", {}, t("lobby.chouette")), " ",
+      h("span", { class: "tag seats", "data-testid": "seats" },
+        t("lobby.seats_taken", { n: ctx.number(seated.length), m: ctx.number(table.capacity) })),
+      table.status === "live" ? h("span", { class: "tag" }, t("lobby.table_playing")) : null,
+      h("span", { class: "seated muted", "data-testid": "seated" },
+        seated.map((p) => p.username).join(", "))),
+    h("td", { class: "num" }, request.stake ? t("fun.amount", { amount: ctx.number(request.stake) }) : t("lobby.free")),
+    h("td", {}, clockLabel(t, request.clock)),
+    h("td", {}, h("span", { class: "row table-buttons" }, buttons)));
+}
+
 function gameRow(ctx, game) {
   const { t } = ctx;
-  const names = game.players.map((p) => p.username).join(" – ");
+  const chouette = game.kind === "chouette";
+  const names = game.players.map((p) => p.username).join(chouette ? ", " : " – ");
   const score = game.score ? `${game.score.W}–${game.score.B}` : "";
   return h("tr", { dataset: { game: game.id } },
     h("td", { class: "wide" }, names),
-    h("td", {}, t(`variant.${game.variant}`)),
+    h("td", {}, chouette ? [t("lobby.chouette"), " ", h("span", { class: "tag", "data-testid": "seats" },
+      t("lobby.seats_taken", { n: ctx.number(game.players.length), m: ctx.number(game.capacity) }))]
+      : t(`variant.${game.variant}`)),
     h("td", { class: "num" }, game.stake ? t("fun.amount", { amount: ctx.number(game.stake) }) : t("lobby.free")),
     h("td", {}, score),
     h("td", { class: "num", "data-label": t("lobby.spectators") }, String(game.spectators)),
@@ -292,8 +375,13 @@ function requestForm(ctx, variants, bots, friends) {
   const botsMayAccept = h("input", { type: "checkbox", name: "bots", checked: true });
   const botsLabel = h("label", { class: "check" }, botsMayAccept, t("lobby.bots_may_accept"));
   const byName = new Map(variants.map((v) => [v.variant, v]));
+  // Chouette (issue 18) is a choice of its own: a backgammon table for 3 to 8 people.
   const variant = h("select", { name: "variant" },
-    variants.map((v) => h("option", { value: v.variant }, t(`variant.${v.variant}`))));
+    variants.map((v) => h("option", { value: v.variant }, t(`variant.${v.variant}`))),
+    byName.has("backgammon") ? h("option", { value: CHOUETTE }, t("lobby.chouette")) : null);
+  const chouette = () => variant.value === CHOUETTE;
+  const seats = h("input", { name: "seats", type: "number", min: 3, max: 8, step: 1, value: 4,
+    inputmode: "numeric", "data-testid": "seats-input" });
   const stake = h("input", { name: "stake", type: "number", min: 0, step: 1, value: 100, required: true,
     inputmode: "numeric" });
   const clock = h("select", { name: "clock" }, CLOCKS.map((c) => h("option", { value: c }, clockLabel(t, c))));
@@ -304,6 +392,12 @@ function requestForm(ctx, variants, bots, friends) {
   function renderOptions() {
     clear(optionsBox);
     for (const key of Object.keys(fields)) delete fields[key];
+    ratedLabel.hidden = chouette();
+    if (chouette()) {  // CH-1, CH-3: the seats; no cube options, each member has his own cube
+      optionsBox.append(h("label", {}, t("lobby.seats"), seats),
+        h("p", { class: "muted chouette-note" }, t("lobby.chouette_note")));
+      return;
+    }
     const info = byName.get(variant.value);
     for (const name of info.options) {
       const value = info.defaults[name];
@@ -344,18 +438,22 @@ function requestForm(ctx, variants, bots, friends) {
         h("option", { value: bot.username, selected: bot.username === chosen },
           t("lobby.bot_name", { name: bot.username })))));
     }
-    botsLabel.hidden = opponent.value !== "";
+    botsLabel.hidden = opponent.value !== "" || chouette();
+    opponentLabel.hidden = chouette();  // a table is open to all: friends take a seat
   }
+  const submit = h("button", { type: "submit" }, t("lobby.post"));
+  const opponentLabel = h("label", {}, t("lobby.opponent"), opponent);
+  const ratedLabel = h("label", { class: "check" }, rated, t("lobby.rated"));
   variant.addEventListener("change", renderOptions);
   variant.addEventListener("change", renderOpponents);
   opponent.addEventListener("change", renderOpponents);
   renderOptions();
   renderOpponents();
 
-  const submit = h("button", { type: "submit" }, t("lobby.post"));
   return h("form", { class: "stack", "data-testid": "new-request", onsubmit: async (event) => {
     event.preventDefault();
     error.textContent = "";
+    if (chouette()) return postTable();
     const body = { variant: variant.value, stake: Number(stake.value), clock: clock.value,
       rated: rated.checked };
     if (opponent.value) body.opponent = opponent.value;
@@ -383,6 +481,31 @@ function requestForm(ctx, variants, bots, friends) {
   } },
     h("div", { class: "row" }, h("label", {}, t("lobby.game"), variant),
       h("label", {}, t("lobby.stake_fun"), stake), h("label", {}, t("lobby.clock"), clock),
-      h("label", {}, t("lobby.opponent"), opponent)),
-    optionsBox, h("label", { class: "check" }, rated, t("lobby.rated")), botsLabel, error, submit);
+      opponentLabel),
+    optionsBox, ratedLabel, botsLabel, error, submit);
+
+  // A chouette table: posted, it is open at once with its owner in the first seat, so
+  // he goes to its room to wait there for the others (CH-10: 3 × S held from now).
+  async function postTable() {
+    const body = { variant: "backgammon", seats: Number(seats.value), stake: Number(stake.value),
+      clock: clock.value };
+    if (!Number.isInteger(body.stake)) {
+      error.textContent = t("lobby.stake_whole");
+      return;
+    }
+    if (!Number.isInteger(body.seats) || body.seats < 3 || body.seats > 8) {
+      error.textContent = t("lobby.seats_range");
+      return;
+    }
+    submit.disabled = true;
+    try {
+      const posted = await api.post("/api/requests", body);
+      await ctx.refreshMe();
+      ctx.navigate(`#/game/${posted.game}`);
+    } catch (e) {
+      error.textContent = e.message;
+    } finally {
+      submit.disabled = false;
+    }
+  }
 }
