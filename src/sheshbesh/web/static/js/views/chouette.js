@@ -241,6 +241,10 @@ export async function mount(main, ctx) {
       box.append(h("button", { type: "button", "data-testid": "start-game", disabled: seated().length < 3,
         title: seated().length < 3 ? t("lobby.start_needs") : null, onclick: () => tableRoute("start") },
       t(game() ? "chouette.start_next" : "chouette.start")));
+      if (seated().length < room.state.capacity) {
+        box.append(h("button", { type: "button", class: "secondary", "data-testid": "add-bot",
+          onclick: () => tableRoute("bot") }, t("chouette.add_bot")));
+      }
       box.append(h("button", { type: "button", class: "secondary", "data-testid": "close-table", onclick: () => {
         if (confirm(t("chouette.close_confirm"))) tableRoute("close");
       } }, t("chouette.close")));

@@ -317,6 +317,10 @@ function tableRow(ctx, request, busy) {
         title: seated.length < 3 ? t("lobby.start_needs") : null,
         onclick: () => ctx.navigate(`${room}?start=1`) }, t("chouette.start")));
     }
+    if (owner && table.status === "waiting" && seated.length < table.capacity) {
+      buttons.push(h("button", { type: "button", class: "secondary", "data-testid": "add-bot",
+        onclick: (event) => post(event, "bot") }, t("chouette.add_bot")));
+    }
     if (owner) {
       buttons.push(h("button", { type: "button", class: "secondary", "data-testid": "close-table",
         onclick: (event) => {
