@@ -265,3 +265,32 @@ def test_three_people_play_a_chouette_game_in_the_browser_and_a_spectator_watche
             player.close()
         for visitor in (ann, bob, cat, dan):
             visitor.close()
+
+
+def test_an_owner_fills_his_table_with_bots_and_they_play(browser: Any, chouette_club: str) -> None:
+    """The owner alone invites two club bots from the room, starts, and the bots play their
+    seats (the board moves on without anyone else's click)."""
+    eve = Visitor(browser, chouette_club).register("evebots")
+    try:
+        eve.page.select_option("select[name=variant]", "chouette")
+        eve.page.fill("input[name=stake]", str(STAKE))
+        eve.page.fill("[data-testid=seats-input]", "3")
+        eve.page.click("[data-testid=new-request] button[type=submit]")
+        eve.page.wait_for_url("**/#/game/*")
+        room_is(eve, phase="waiting")
+        for taken in (2, 3):
+            eve.page.locator("[data-testid=add-bot]").click()
+            eve.page.wait_for_function(
+                "(n) => document.querySelectorAll('[data-testid=session] tbody tr').length === n",
+                arg=taken, timeout=20_000,
+            )  # fmt: skip
+        # Three seated out of three: the table starts by itself, and the bots play.
+        eve.page.wait_for_function(
+            "() => !!document.querySelector('[data-testid=room]')?.dataset.phase"
+            " && document.querySelector('[data-testid=room]').dataset.phase !== 'waiting'",
+            timeout=30_000,
+        )
+        shot(eve, "chouette-room-desktop-bots")
+        assert not [e for e in eve.errors if "favicon" not in e]
+    finally:
+        eve.context.close()
