@@ -62,11 +62,13 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     "pt": _EVERYWHERE
     | _NAMES
     | {"result.level_2", "result.level_3", "room.pips", "room.points", "board.pips_of"}
-    | {"verify.col.nonce", "lobby.chouette"},
+    | {"verify.col.nonce", "lobby.chouette", "variant.chouette"},
     "fa": _EVERYWHERE,
     # Greek and Welsh, like Portuguese, borrow the cryptographers' "nonce".
     "el": _EVERYWHERE | {"verify.col.nonce"},
-    "cy": _EVERYWHERE | _NAMES | {"board.bar", "verify.col.nonce", "lobby.chouette"},
+    "cy": _EVERYWHERE
+    | _NAMES
+    | {"board.bar", "verify.col.nonce", "lobby.chouette", "variant.chouette"},
 }
 
 # t()'s own pattern (i18n.js): JavaScript's \w is ASCII.

@@ -730,8 +730,10 @@ class ChouetteRound:
             if not row.arrived and self.club.now() - row.away < ARRIVAL:
                 continue  # still on his way from the lobby
             cube = 2 * game.cube_of(seat).value if offered and seat in game.pending else None
+            facing = game.captain if seat == game.banker else game.banker
+            other = self.names.get(self.seat_rows[facing].user_id, "?")
             await self.club.events.emit(
-                TurnAwaits(self.id, row.user_id, "chouette", "the table",
+                TurnAwaits(self.id, row.user_id, "chouette", other,
                            offer="double" if offered else None, cube=cube)
             )  # fmt: skip
 
