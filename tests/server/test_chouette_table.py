@@ -360,10 +360,10 @@ def seated_table(base_people: list[Player]) -> tuple[Table, str]:
     watching, and its first game started by the owner; the table and its request id."""
     owner, *others = base_people
     request = owner.offer(variant="backgammon", stake=S, seats=len(base_people) + 1)
+    table = Table(request["game"])
+    table.sit(owner)  # at once: a table whose owner stays away closes (a short grace here)
     for player in others:
         assert join(player, request["id"]).status_code == 201
-    table = Table(request["game"])
-    for player in base_people:
         table.sit(player)
     assert owner.post(f"/api/requests/{request['id']}/start").status_code == 200
     table.settle()
@@ -577,3 +577,26 @@ def test_a_captain_away_on_his_turn_drops_his_cube_and_is_replaced(
         finally:
             for player in players:
                 player.close()
+
+
+def test_a_table_whose_owner_leaves_before_its_first_game_ends(club_settings: Settings) -> None:
+    """No escrow is held for ever by a table nobody will start: the owner away past the
+    grace before the first game closes it, every hold comes back, its lobby row goes."""
+    settings = dataclasses.replace(club_settings, abandon_grace=1.0)
+    with RunningClub(settings) as club:
+        ann, bob = Player(club.base, "ann").register(), Player(club.base, "bob").register()
+        try:
+            request = ann.offer(variant="backgammon", stake=S, seats=3)
+            assert join(bob, request["id"]).status_code == 201
+            assert bob.balance() == START - 3 * S
+            deadline = time.monotonic() + 60
+            while ann.get("/api/requests").json():
+                assert time.monotonic() < deadline, "the table was never closed"
+                time.sleep(0.1)
+            assert ann.balance() == bob.balance() == START
+            page = ann.get(f"/api/games/{request['game']}").json()
+            assert page["status"] == "finished" and page["state"]["closed"] == "closed"
+            assert join(bob, request["id"]).json()["error"] == "cannot_join"
+        finally:
+            ann.close()
+            bob.close()

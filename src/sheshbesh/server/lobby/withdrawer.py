@@ -73,6 +73,7 @@ class Withdrawer:
                 select(GameRequest.owner_id)
                 .join(User, User.id == GameRequest.owner_id)
                 .where(GameRequest.status == "open", User.is_bot.is_(False))
+                .where(GameRequest.seats.is_(None))  # a table ends by its round's rules
                 .distinct()
             ))  # fmt: skip
         presence = presence_of(club)
@@ -90,7 +91,8 @@ async def withdraw_requests(club: Club, owner_id: int) -> list[str]:
     async with club.db.transaction() as session:
         found = list(await session.scalars(
             select(GameRequest).where(GameRequest.owner_id == owner_id,
-                                      GameRequest.status == "open")
+                                      GameRequest.status == "open",
+                                      GameRequest.seats.is_(None))
         ))  # fmt: skip
         withdrawn = []
         for request in found:

@@ -61,6 +61,7 @@ from sheshbesh.server.events import RoundMoved, TurnAwaits
 from sheshbesh.server.money import seats as money
 from sheshbesh.server.money.house import cover_bot
 from sheshbesh.store.models import Game, GameEvent, GameSeat, User
+from sheshbesh.store.models import Request as GameRequest
 
 from .chouette_table import ChouetteTable
 from .log import events_after, keep_dice
@@ -600,9 +601,14 @@ class ChouetteRound:
         """A fallen flag or an absence past the grace is the seat's timeout (PL-7); the
         break's end starts the next game, or ends a table too small for one (CH-1)."""
         start = False
+        ended: list[str] = []
 
         async def work(session: AsyncSession, game: Game, table: ChouetteTable) -> Done:
-            nonlocal start
+            nonlocal start, ended
+            if game.status == "waiting" and self._owner_gone():
+                # Its owner left before the first game: the table ends, every hold back.
+                ended = await close_requests_of(session, game.id)
+                return await self._apply(session, game, table, Close(), self.club.now())
             if game.status != "live":
                 return [], table
             seat = self._forfeiter(game, table)
@@ -613,6 +619,9 @@ class ChouetteRound:
             return [], table
 
         await self._run(work)
+        for request_id in ended:
+            message = {"t": "request_removed", "d": {"id": request_id}}
+            await self.club.bus.publish("lobby", json.dumps(message))
         if start:
             try:
                 await self.start_next(None)
@@ -640,8 +649,22 @@ class ChouetteRound:
                 return seat
         return None
 
+    def _owner_gone(self) -> bool:
+        """Before the first game: the owner has been away for the grace (at least the
+        15 s he has to go from the lobby to the room)."""
+        return self.club.now() >= self._owner_deadline()
+
+    def _owner_deadline(self) -> float:
+        owner = self.seat_rows.get(0)
+        if owner is None or owner.away is None:
+            return math.inf
+        return owner.away + max(self.club.settings.abandon_grace, ARRIVAL)
+
     def deadline(self) -> float:
         game, table = self.game, self.table
+        owner = self.seat_rows.get(0)
+        if game is not None and game.status == "waiting" and owner is not None:
+            return self._owner_deadline()
         if game is None or table is None or game.status != "live":
             return math.inf
         now = self.club.now()
@@ -822,3 +845,15 @@ async def open_table(
         need = after.holds()[0] * game.stake
         await money.hold_seats(club, session, game, {0: need}, after.seq, now)
     return game
+
+
+async def close_requests_of(session: AsyncSession, game_id: str) -> list[str]:
+    """The lobby request of a table that ends: no longer open; its id."""
+    ids = list(await session.scalars(
+        select(GameRequest.id).where(GameRequest.game_id == game_id,
+                                     GameRequest.status == "open")
+    ))  # fmt: skip
+    await session.execute(
+        update(GameRequest).where(GameRequest.id.in_(ids)).values(status="withdrawn")
+    )
+    return ids

@@ -710,7 +710,9 @@ class Rounds:
         """Load every live game so that its timers run even if nobody reconnects; nobody
         counts as present at any of them until he does (:meth:`Round.restarted`)."""
         async with self.club.db.read() as session:
-            ids = list(await session.scalars(select(Game.id).where(Game.status == "live")))
+            ids = list(await session.scalars(
+                select(Game.id).where(Game.status.in_(("live", "waiting")))
+            ))  # fmt: skip
         for game_id in ids:
             with contextlib.suppress(ApiError):
                 round_ = await self.get(game_id)
