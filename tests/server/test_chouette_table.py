@@ -170,6 +170,18 @@ def check_money(table: Table, players: list[Player]) -> None:
             player.name, results, held)  # fmt: skip
 
 
+def check_rotation(table: Table) -> None:
+    """CH-9: a crew that won makes its captain the next banker and the banker goes last;
+    a banker who won banks again and the captain goes last."""
+    game, following = table.game, table.state["next"]
+    if game["winner"] == "crew":
+        assert following["banker"] == game["captain"]
+        assert following["rotation"][-1] == game["banker"]
+    else:
+        assert following["banker"] == game["banker"]
+        assert following["rotation"][-1] == game["captain"]
+
+
 def test_a_session_of_three_games(
     people: Callable[[str], Player], club: RunningClub, tmp_path: Path
 ) -> None:
@@ -221,14 +233,7 @@ def test_a_session_of_three_games(
         == [2]  # fmt: skip
     table.play_out(rng)
     check_money(table, [ann, bob, cat])
-    first = table.game
-    next_lineup = table.state["next"]
-    if first["winner"] == "crew":  # CH-9: the captain banks, the banker goes last
-        assert next_lineup["banker"] == first["captain"]
-        assert next_lineup["rotation"][-1] == first["banker"]
-    else:
-        assert next_lineup["banker"] == first["banker"]
-        assert next_lineup["rotation"][-1] == first["captain"]
+    check_rotation(table)
 
     # Between games a fourth person sits down and goes to the end of the rotation.
     assert join(dan, request["id"]).status_code == 201
@@ -263,6 +268,7 @@ def test_a_session_of_three_games(
     assert crew[table.seat(captain)]["owner"] == "banker"
     table.play_out(rng)
     check_money(table, [ann, bob, cat, dan])
+    check_rotation(table)
 
     # Game 3: the banker doubles everyone; the captain drops and the next taker captains.
     assert ann.post(f"/api/requests/{request['id']}/start").status_code == 200
@@ -281,6 +287,7 @@ def test_a_session_of_three_games(
     assert game["rotation"][-1] == table.seat(captain)
     table.play_out(rng)
     check_money(table, [ann, bob, cat, dan])
+    check_rotation(table)
 
     # A player leaves between games and gets his hold back; the owner closes the table.
     held_before = dan.balance()
