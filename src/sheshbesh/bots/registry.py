@@ -59,6 +59,14 @@ def _register_optional() -> None:
         ENGINES["alphabeta"] = lambda level, seed: AlphaBetaBot(level, seed=seed)
     except Exception as error:  # a missing or broken engine must not stop the club
         log.warning("bot engine unavailable: %s", error)
+    try:
+        import dame  # noqa: F401  # the compiled engine must load, not only our wrapper
+
+        from .draughts_engine import DameBot
+
+        ENGINES["dame"] = lambda level, seed: DameBot(level, seed=seed)
+    except Exception as error:  # a missing or broken engine must not stop the club
+        log.warning("bot engine unavailable: %s", error)
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
