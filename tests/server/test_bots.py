@@ -132,6 +132,15 @@ def test_a_private_challenge_to_a_bot_is_accepted_and_played_to_the_end(bot_club
         assert ann.balance() == START + (100 if result["winner"] == "W" else -100)
     assert ann.balance() + bot["balance"] == 2 * START
     assert ann.get("/healthz").json()["ledger_total"] == 0
+    review = ann.get(f"/api/games/{game_id}/analysis?plies=0")
+    assert review.status_code == 200, review.text  # issue 19: dame-rs reviews draughts
+    analysis = review.json()
+    assert analysis["variant"] == "draughts"
+    assert [e["action"] for e in analysis["entries"]] == sock.state["moves"]
+    for side in ("W", "B"):
+        counted = [e for e in analysis["entries"] if e["side"] == side and not e["forced"]]
+        assert analysis["players"][side]["decisions"] <= len(counted)
+        assert analysis["players"][side]["rolls"] == 0
 
 
 def test_a_race_bot_plays_plakoto_against_a_person(bot_club, player):

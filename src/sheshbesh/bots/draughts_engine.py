@@ -78,7 +78,8 @@ def legal_move(position: Position, proposal: Proposal) -> Move | None:
     return None
 
 
-def _engine_module() -> Any:
+def engine_module() -> Any:
+    """The ``dame`` module, so the rules and the club load without the compiled wheel."""
     import dame  # a compiled wheel; imported on first use, as gnubg is
 
     return dame
@@ -89,7 +90,7 @@ def engine_board(game: Game) -> Any:
 
     Raises ``ValueError`` when the engine refuses the position or one of the moves.
     """
-    dame = _engine_module()
+    dame = engine_module()
     since = len(game.reversible) - 1
     board = dame.Board(game.reversible[0].fen())
     for move in game.moves[len(game.moves) - since :]:
@@ -132,7 +133,7 @@ class DameBot(DraughtsBot):
         self.seconds = LEVELS[level]
         self.max_nodes = max_nodes
         self.name = f"dame:{level}"
-        self.engine = _engine_module().Engine(hash_mb=HASH_MB)
+        self.engine = engine_module().Engine(hash_mb=HASH_MB)
         self.fallback = AlphaBetaBot(FALLBACK_LEVEL, seed=seed, max_nodes=max_nodes)
         self.refused = 0
         """Proposals refused by our rules so far (each one is logged)."""
