@@ -9,6 +9,7 @@ run chooses the same moves on any machine.
 import logging
 import random
 
+import dame  # a dependency of the club (pyproject.toml): missing, these tests fail
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -34,8 +35,6 @@ from sheshbesh.play.draughts import (
 )
 
 from .test_draughts_bot import lopsided_game, pass_turn, placements, random_play
-
-dame = pytest.importorskip("dame")
 
 DETERMINISTIC = settings(derandomize=True, database=None, deadline=None)
 NODES = 4_000

@@ -17,8 +17,6 @@ from sheshbesh.play.draughts import DraughtsAction, DraughtsGame, DraughtsOption
 
 from .test_draughts_bot import random_play
 
-pytest.importorskip("dame")
-
 Event = dict[str, Any]
 W, B = Side.WHITE, Side.BLACK
 SHOT = "W:W27,28,32,33,37,38,41,42,43:B8,12,13,16,17,18,19,22,24"

@@ -543,7 +543,6 @@ def test_i_the_room_says_what_is_held_in_escrow_and_why(club):
 def test_a_draughts_review_draws_the_best_move_on_the_board(club):
     """Issue 19: dame-rs reviews a draughts game in the same card: totals without luck,
     and a chosen move's position with the engine's best move drawn on the board."""
-    pytest.importorskip("dame")
     ann, bob = club.player("ann_dr_review"), club.player("bob_dr_review")
     game = start(ann, bob, "draughts", stake=0)
     sockets = [ann.watch(game), bob.watch(game)]

@@ -297,7 +297,6 @@ def test_the_draughts_top_level_takes_a_challenge_and_answers_with_a_legal_move(
     club_settings: Settings, monkeypatch: pytest.MonkeyPatch, clock: Clock
 ) -> None:
     """Issue 19: the club's dame-rs bot is listed, accepts as the others do and plays legally."""
-    pytest.importorskip("dame")
     from sheshbesh.games.draughts import Position
 
     top = next(spec for spec in ROSTER if spec.engine.startswith("dame:"))
