@@ -5,7 +5,12 @@ Three tables, each game played at the play layer by ``sheshbesh.bots.arena``
 
 1. each bot level against the random mover of its game (goal: ≥ 95% wins);
 2. each level against the level below it (the higher level must win);
-3. gnubg's levels against the pubeval-style baseline (backgammon only).
+3. gnubg's levels against the pubeval-style baseline (backgammon only);
+4. ``top``: the draughts top level (dame-rs, refereed by our rules) against our
+   alpha-beta at ``expert``. Both engines are deterministic enough that games
+   from the start position would repeat, so each pair of games (seeds 2k-1,
+   2k) starts after ``--opening-plies`` uniformly random moves drawn from k,
+   once with each colour.
 
 For each pairing it prints games, wins/draws/losses of the first bot, its win
 rate with a Wilson 95% interval, its points per game with a normal 95%
@@ -15,6 +20,7 @@ or below the cores you have when the times matter.
 
     python bench/bots.py [--games 1000] [--table random,ladder,pubeval]
                          [--variants backgammon,plakoto,…] [--engines gnubg,…] [--jobs 2]
+                         [--opening-plies 4] [--budget 0.1]
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import argparse
 import itertools
 import math
 import os
+import random
 import statistics
 import sys
 import time
@@ -32,6 +39,7 @@ from dataclasses import dataclass
 
 from sheshbesh.bots.arena import play_bout
 from sheshbesh.bots.registry import make_bot
+from sheshbesh.play.draughts import DraughtsGame, MoveAction
 
 
 def engine_levels() -> dict[str, tuple[str, ...]]:
@@ -40,6 +48,7 @@ def engine_levels() -> dict[str, tuple[str, ...]]:
         ("gnubg", "sheshbesh.bots.gnubg_bot"),
         ("expectimax", "sheshbesh.bots.expectimax"),
         ("alphabeta", "sheshbesh.bots.draughts_search"),
+        ("dame", "sheshbesh.bots.draughts_engine"),
     ):
         try:
             levels = __import__(module, fromlist=["LEVELS"]).LEVELS
@@ -56,6 +65,7 @@ class Pairing:
     variant: str
     first: str
     second: str
+    opening_plies: int = 0
 
 
 @dataclass
@@ -86,7 +96,8 @@ def play_games(pairing: Pairing, seeds: list[int], budget: float | None) -> Tall
         second = make_bot(pairing.second, seed=seed + 1)
         flip = seed % 2 == 1
         bots = (second, first) if flip else (first, second)
-        bout = play_bout(bots, pairing.variant, seed=seed, budget=budget)
+        start = opening(pairing, seed)
+        bout = play_bout(bots, pairing.variant, seed=seed, budget=budget, start=start)
         mine = 1 if flip else 0
         assert tally.points is not None and tally.think is not None
         tally.think += bout.think[mine]
@@ -99,7 +110,25 @@ def play_games(pairing: Pairing, seeds: list[int], budget: float | None) -> Tall
         else:
             tally.losses += 1
             tally.points.append(-bout.points)
+        print(f"# {pairing.first} seed {seed}: {tally.wins}/{tally.draws}/{tally.losses} so far, "
+              f"{bout.actions} actions", file=sys.stderr, flush=True)  # fmt: skip
     return tally
+
+
+def opening(pairing: Pairing, seed: int) -> DraughtsGame | None:
+    """The draughts game after the pairing's random opening plies, the same for seeds
+    2k-1 and 2k (one game with each colour); ``None`` for the usual start."""
+    if not pairing.opening_plies or pairing.variant != "draughts":
+        return None
+    rng = random.Random(f"opening:{(seed + 1) // 2}")
+    game, _ = DraughtsGame.create()
+    for _ in range(pairing.opening_plies):
+        side = game.to_act
+        if side is None:
+            break
+        moves = game.board.legal_moves()
+        game = game.apply(MoveAction(side, str(rng.choice(moves)))).game
+    return game
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -119,9 +148,12 @@ def mean_interval(values: list[int], z: float = 1.96) -> tuple[float, float]:
 
 
 def pairings(
-    tables: list[str], variants: list[str] | None, engines: list[str] | None
+    tables: list[str], variants: list[str] | None, engines: list[str] | None, opening_plies: int
 ) -> Iterator[Pairing]:
     levels = engine_levels()
+    if "top" in tables and "dame" in levels and "alphabeta" in levels:
+        for level in levels["dame"]:
+            yield Pairing("top", "draughts", f"dame:{level}", "alphabeta:expert", opening_plies)
     for engine, names in levels.items():
         if engines and engine not in engines:
             continue
@@ -129,6 +161,8 @@ def pairings(
         for variant in plays:
             if variants and variant not in variants:
                 continue
+            if engine == "dame":
+                continue  # its own table, "top"
             if "random" in tables:
                 for level in names:
                     yield Pairing("random", variant, f"{engine}:{level}", random_spec(variant))
@@ -160,11 +194,19 @@ def report(pairing: Pairing, tally: Tally, seconds: float) -> str:
     median = statistics.median(think) * 1000
     p95 = think[min(len(think) - 1, int(0.95 * len(think)))] * 1000
     rate = (tally.wins + tally.draws / 2) / max(1, n)
+    decided = tally.wins + tally.losses
+    d_low, d_high = wilson(tally.wins, decided)
+    note = (
+        f"\n#   decided games: {tally.wins}/{decided} = {tally.wins / max(1, decided):.1%} "
+        f"[{d_low:.1%}, {d_high:.1%}]"
+        if pairing.table == "top"
+        else ""
+    )
     return (
         f"{pairing.table:8} {pairing.variant:19} {pairing.first:24} {pairing.second:22} "
         f"{n:5} {tally.wins:5}/{tally.draws:<4}/{tally.losses:<5} "
         f"{rate:6.1%} [{low:6.1%},{high:6.1%}]  {ppg:+6.3f} ±{ppg_half:5.3f}  "
-        f"{median:8.1f} {p95:8.1f}  {seconds:7.1f}s"
+        f"{median:8.1f} {p95:8.1f}  {seconds:7.1f}s{note}"
     )
 
 
@@ -176,6 +218,8 @@ def main() -> None:
     parser.add_argument("--engines", default="")
     parser.add_argument("--levels", default="", help="only these levels (e.g. easy,beginner)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--opening-plies", type=int, default=4,
+                        help="table top: random moves before the bots play")  # fmt: skip
     parser.add_argument("--budget", type=float, default=None,
                         help="seconds per decision (default: each level's own)")  # fmt: skip
     args = parser.parse_args()
@@ -188,7 +232,7 @@ def main() -> None:
           f"{'W/D/L':>16} {'score':>6} {'95% CI':>16}  {'points/game':>14}  "
           f"{'med ms':>8} {'p95 ms':>8}  {'wall':>8}")  # fmt: skip
     levels = set(args.levels.split(",")) if args.levels else None
-    for pairing in pairings(tables, variants, engines):
+    for pairing in pairings(tables, variants, engines, args.opening_plies):
         if levels and pairing.first.partition(":")[2] not in levels:
             continue
         began = time.perf_counter()

@@ -1,10 +1,18 @@
-"""Move-generation throughput: our race engine against gnubg in the same run.
+"""Move-generation throughput: our engines against compiled ones in the same run.
 
-All 21 rolls over a fixed set of positions from seeded random games; prints
-(position, roll) pairs per second for both and their ratio, then long nardy's
-throughput (absolute, and relative to our backgammon).
+Race games: all 21 rolls over a fixed set of positions from seeded random
+games; prints (position, roll) pairs per second for us and gnubg and their
+ratio, then long nardy's throughput (absolute, and relative to our backgammon).
 
-    .venv/bin/python bench/movegen.py [--games N] [--seed S]
+Draughts (issue 19: could dame-rs back ``sheshbesh perft`` or ``legal_moves``?):
+perft from the start and from a middle game, ours against ``dame.perft``; and
+legal moves over positions from seeded random games, ours from a fresh
+``Position`` against ``dame.Board(fen).legal_moves`` alone and with each move
+turned into our ``Move`` (what backing ``legal_moves`` would cost: dame gives
+start, end and captured squares, so the landing squares of a capture must
+still come from our generator).
+
+    .venv/bin/python bench/movegen.py [--games N] [--seed S] [--only race|draughts]
 """
 
 from __future__ import annotations
@@ -49,11 +57,86 @@ def rate(work: Callable[[], int], repeat: int = 3) -> float:
     return best
 
 
+def draughts_sample(games: int, seed: int) -> list[str]:
+    """FENs of every position of ``games`` uniformly random draughts games."""
+    from sheshbesh.games.draughts import Game
+
+    rng = random.Random(seed)
+    fens = []
+    for _ in range(games):
+        game = Game.begin()
+        while game.outcome() is None and len(game.moves) < 300:
+            fens.append(game.position.fen())
+            game = game.play(rng.choice(game.position.legal_moves()))
+    return fens
+
+
+def timed(work: Callable[[], object], repeat: int = 3) -> float:
+    """Best of ``repeat`` runs, in seconds."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        work()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def draughts(games: int, seed: int) -> None:
+    import dame
+
+    from sheshbesh.games.draughts import Position, perft
+
+    print(f"draughts: dame-rs {dame.__version__}")
+    for name, fen, depth in (
+        ("start", "W:W31-50:B1-20", 6),
+        ("middle", "W:W25,27,28,30,32-35,37,38:B12-14,16,18,19,21,23,24,26", 6),
+    ):
+        position, board = Position.from_fen(fen), dame.Board(fen)
+        ours_count, theirs_count = perft(position, depth), dame.perft(board, depth)
+        ours_s = timed(lambda p=position, d=depth: perft(p, d), repeat=1)
+        theirs_s = timed(lambda b=board, d=depth: dame.perft(b, d))
+        same = "same count" if ours_count == theirs_count else "COUNTS DIFFER"
+        print(f"  perft({depth}) {name:6} {ours_count:>9} ({same})"
+              f"  sheshbesh {ours_s * 1000:9.1f} ms  dame {theirs_s * 1000:7.2f} ms"
+              f"  ratio {ours_s / theirs_s:7.1f}")  # fmt: skip
+
+    fens = draughts_sample(games, seed)
+
+    def ours() -> None:
+        for fen in fens:
+            Position.from_fen(fen).legal_moves()
+
+    def theirs() -> None:
+        for fen in fens:
+            _ = dame.Board(fen).legal_moves
+
+    def theirs_as_ours() -> None:
+        for fen in fens:
+            position = Position.from_fen(fen)
+            ours_by_key = {(m.start, m.end, m.captured): m for m in position.legal_moves()}
+            for m in dame.Board(fen).legal_moves:
+                _ = ours_by_key[(m.from_square, m.to_square, tuple(sorted(m.captured)))]
+
+    ours_s, theirs_s, mapped_s = timed(ours), timed(theirs), timed(theirs_as_ours)
+    n = len(fens)
+    print(f"  legal moves over {n} positions (parse the FEN, list the moves)")
+    print(f"    sheshbesh            {n / ours_s:10.0f} positions/s")
+    print(f"    dame                 {n / theirs_s:10.0f} positions/s"
+          f"  ratio {ours_s / theirs_s:6.2f} (sheshbesh time / dame time)")  # fmt: skip
+    print(f"    dame as our moves    {n / mapped_s:10.0f} positions/s"
+          f"  ratio {ours_s / mapped_s:6.2f}")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--only", choices=["race", "draughts"], default=None)
     args = parser.parse_args()
+    if args.only != "race":
+        draughts(args.games, args.seed)
+    if args.only == "draughts":
+        return
 
     positions = sample("backgammon", args.games, args.seed)
     boards = [gnubg_board(p) for p in positions]

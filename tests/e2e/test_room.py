@@ -538,3 +538,24 @@ def test_i_the_room_says_what_is_held_in_escrow_and_why(club):
         arg=f"600 {want}",
     )
     assert guest.page.locator("[data-testid=escrow]").is_hidden()
+
+
+def test_a_draughts_review_draws_the_best_move_on_the_board(club):
+    """Issue 19: dame-rs reviews a draughts game in the same card: totals without luck,
+    and a chosen move's position with the engine's best move drawn on the board."""
+    ann, bob = club.player("ann_dr_review"), club.player("bob_dr_review")
+    game = start(ann, bob, "draughts", stake=0)
+    sockets = [ann.watch(game), bob.watch(game)]
+    play(sockets, random.Random(4), 12)
+    mover = next_mover(sockets)
+    assert mover is not None and mover.act({"type": "resign"})["t"] != "error"
+    page = club.page(ann)
+    open_room(page, game)
+    page.page.click("[data-testid=review] [data-testid=analyse]")
+    page.page.wait_for_selector("[data-testid=review-totals]", timeout=90_000)
+    assert page.page.locator("[data-testid=review-totals] tr[data-metric=luck]").count() == 0
+    page.page.uncheck("[data-testid=only-mistakes]")
+    page.page.locator("[data-testid=review-list] .review-entry").first.click()
+    best = page.page.locator("[data-testid=review-best]").inner_text()
+    drawn = page.page.locator("[data-testid=board] .sb-best-path").get_attribute("data-best")
+    assert drawn and drawn in best

@@ -132,6 +132,15 @@ def test_a_private_challenge_to_a_bot_is_accepted_and_played_to_the_end(bot_club
         assert ann.balance() == START + (100 if result["winner"] == "W" else -100)
     assert ann.balance() + bot["balance"] == 2 * START
     assert ann.get("/healthz").json()["ledger_total"] == 0
+    review = ann.get(f"/api/games/{game_id}/analysis?plies=0")
+    assert review.status_code == 200, review.text  # issue 19: dame-rs reviews draughts
+    analysis = review.json()
+    assert analysis["variant"] == "draughts"
+    assert [e["action"] for e in analysis["entries"]] == sock.state["moves"]
+    for side in ("W", "B"):
+        counted = [e for e in analysis["entries"] if e["side"] == side and not e["forced"]]
+        assert analysis["players"][side]["decisions"] <= len(counted)
+        assert analysis["players"][side]["rolls"] == 0
 
 
 def test_a_race_bot_plays_plakoto_against_a_person(bot_club, player):
@@ -282,6 +291,38 @@ def test_the_club_roster_loads():
     for spec in ROSTER:
         bot = make_bot(spec.engine)
         assert set(spec.variants) <= set(bot.variants), spec
+
+
+def test_the_draughts_top_level_takes_a_challenge_and_answers_with_a_legal_move(
+    club_settings: Settings, monkeypatch: pytest.MonkeyPatch, clock: Clock
+) -> None:
+    """Issue 19: the club's dame-rs bot is listed, accepts as the others do and plays legally."""
+    from sheshbesh.games.draughts import Position
+
+    top = next(spec for spec in ROSTER if spec.engine.startswith("dame:"))
+    monkeypatch.setattr(club_bots, "ROSTER", (top,))
+    settings = dataclasses.replace(club_settings, bot_delay=0.0, bot_patience=0.3)
+    with RunningClub(settings, now=clock) as running:
+        ann = Player(running.base, "ann").register()
+        try:
+            listed = ann.get("/api/bots").json()
+            assert [(b["username"], b["variants"]) for b in listed] == [
+                (top.username, ["draughts"])
+            ]
+            offer = ann.offer(variant="draughts", stake=10, opponent=top.username)
+            sock = ann.watch(game_of(ann, offer["id"]))
+            sock.until(lambda f: f["t"] == "snapshot")
+            assert sock.seat == 0 and sock.my_turn  # the owner plays White
+            assert sock.act({"type": "move", "text": "32-28"})["t"] == "state"
+            sock.until(lambda f: f["t"] == "state" and len(f["d"]["moves"]) == 2, timeout=60)
+            after = Position.start().apply(Position.start().parse_move("32-28"))
+            assert sock.state["moves"][1] in {str(m) for m in after.legal_moves()}
+            assert (
+                sock.state["position"]
+                == after.apply(after.parse_move(sock.state["moves"][1])).fen()
+            )
+        finally:
+            ann.close()
 
 
 def test_processes_starting_together_on_one_database_make_each_bot_once(

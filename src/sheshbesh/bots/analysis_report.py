@@ -1,5 +1,8 @@
 """What a post-game analysis says: one entry per decision, a summary per player.
 
+Backgammon's is filled by gnubg (:mod:`.analysis`), draughts' by dame-rs
+(:mod:`.draughts_review`) in the same shape, with its own :class:`Scale`.
+
 Equities are gnubg's *normalised* equities for the player deciding: per unit
 of the cube in money play, gnubg's match equity (EMG) in a match. Labels use
 gnubg's default thresholds, so a player who knows gnubg reads them the same:
@@ -38,10 +41,30 @@ LUCK_RATING_STEPS = ((0.08, "very lucky"), (0.04, "lucky"), (-0.04, "average"), 
 CLOSE_CUBE = 0.16
 """A cube decision counts in the error rate when made, or when doubling is within this of right."""
 
+Steps = tuple[tuple[float, str], ...]
 
-def skill(loss: float) -> str:
-    """gnubg's label for a decision that lost ``loss``; ``"none"`` below doubtful."""
-    for step, label in SKILL_STEPS:
+
+@dataclass(frozen=True, slots=True)
+class Scale:
+    """How a game's equity losses are labelled: per decision, and per player's average."""
+
+    skill: Steps
+    rating: Steps
+
+
+GNUBG_SCALE = Scale(SKILL_STEPS, RATING_STEPS)
+DRAUGHTS_SCALE = Scale(
+    skill=((0.30, "very bad"), (0.16, "bad"), (0.08, "doubtful")),
+    rating=tuple((2 * step, label) for step, label in RATING_STEPS),
+)
+"""Draughts "equity" is the engine's score as an expected result (:mod:`.draughts_review`):
+near level a blunder loses about a man, an error half a man, a doubtful move a quarter.
+The rating steps are gnubg's doubled, a first guess that no draughts data calibrated yet."""
+
+
+def skill(loss: float, steps: Steps = SKILL_STEPS) -> str:
+    """The label for a loss of ``loss`` (gnubg's steps by default); ``"none"`` below doubtful."""
+    for step, label in steps:
         if loss >= step:
             return label
     return "none"
@@ -54,8 +77,8 @@ def luck_label(luck: float) -> str:
     return "very unlucky"
 
 
-def rating(error_per_decision: float) -> str:
-    for step, label in RATING_STEPS:
+def rating(error_per_decision: float, steps: Steps = RATING_STEPS) -> str:
+    for step, label in steps:
         if error_per_decision < step:
             return label
     return "awful"
@@ -97,6 +120,8 @@ class Entry:
     """The sequence number of the event that made the decision (a review links to the replay)."""
     cube_owner: str | None = None
     """Who owned the cube then ("W", "B"; None: in the middle), to draw the position."""
+    scale: Scale = GNUBG_SCALE
+    """How its loss is labelled (gnubg's steps; draughts has its own)."""
 
     @property
     def equity_lost(self) -> float:
@@ -104,7 +129,7 @@ class Entry:
 
     @property
     def skill(self) -> str:
-        return skill(self.equity_lost)
+        return skill(self.equity_lost, self.scale.skill)
 
     @property
     def luck_label(self) -> str | None:
@@ -151,9 +176,10 @@ class PlayerSummary:
     blunders: int = 0
     rolls: int = 0
     luck: float = 0.0
+    scale: Scale = GNUBG_SCALE
 
     @classmethod
-    def of(cls, side: str, entries: list[Entry]) -> PlayerSummary:
+    def of(cls, side: str, entries: list[Entry], scale: Scale = GNUBG_SCALE) -> PlayerSummary:
         own = [entry for entry in entries if entry.side == side]
         counted = [entry for entry in own if entry.counted]
         skills = [entry.skill for entry in counted]
@@ -169,6 +195,7 @@ class PlayerSummary:
             blunders=skills.count("very bad"),
             rolls=len(lucks),
             luck=sum(lucks),
+            scale=scale,
         )
 
     @property
@@ -178,7 +205,7 @@ class PlayerSummary:
 
     @property
     def rating(self) -> str:
-        return rating(self.error / self.decisions) if self.decisions else "none"
+        return rating(self.error / self.decisions, self.scale.rating) if self.decisions else "none"
 
     @property
     def luck_rating(self) -> str:
@@ -214,7 +241,8 @@ class GameAnalysis:
 
     def __post_init__(self) -> None:
         entries = list(self.entries)
-        players = (PlayerSummary.of("W", entries), PlayerSummary.of("B", entries))
+        scale = DRAUGHTS_SCALE if self.variant == "draughts" else GNUBG_SCALE
+        players = (PlayerSummary.of("W", entries, scale), PlayerSummary.of("B", entries, scale))
         object.__setattr__(self, "players", players)
 
     def player(self, side: str) -> PlayerSummary:

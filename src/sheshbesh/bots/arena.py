@@ -67,14 +67,16 @@ def play_bout(
     cube: bool = False,
     match_length: int = 0,
     max_actions: int = 5000,
+    start: GameState | None = None,
 ) -> Bout:
     """Play one game (or match) of ``bots[0]`` (the side the opening gives White) vs ``bots[1]``.
 
     Seats follow colour: for nardy the opening winner takes White, so seat 0
-    is whoever ends up with White; a bout counts per bot either way.
+    is whoever ends up with White; a bout counts per bot either way. ``start``
+    is a game already under way (a bench's varied openings) instead of a new one.
     """
     dice = RandomDice(seed)
-    state = new_game(variant, cube=cube, match_length=match_length, seed=seed)
+    state = start or new_game(variant, cube=cube, match_length=match_length, seed=seed)
     think: list[list[float]] = [[], []]
     for count in range(max_actions):
         if state.finished:

@@ -67,6 +67,14 @@ def _register_optional() -> None:
         ENGINES["alphabeta"] = lambda level, seed: AlphaBetaBot(level, seed=seed)
     except Exception as error:  # a missing or broken engine must not stop the club
         log.warning("bot engine unavailable: %s", error)
+    try:
+        import dame  # noqa: F401  # the compiled engine must load, not only our wrapper
+
+        from .draughts_engine import DameBot
+
+        ENGINES["dame"] = lambda level, seed: DameBot(level, seed=seed)
+    except Exception as error:  # a missing or broken engine must not stop the club
+        log.warning("bot engine unavailable: %s", error)
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
@@ -166,7 +174,14 @@ def state_from_log(game_id: str, kind: str, log: list[Event]) -> GameState:
 
 
 def analyse_log(log: list[Event], plies: int) -> dict[str, Any]:
-    """A finished game's analysis as JSON (run in a worker: it takes seconds)."""
+    """A finished game's analysis as JSON (run in a worker: it takes seconds).
+
+    Draughts is reviewed by dame-rs, the backgammon family by gnubg.
+    """
+    if log[0].get("variant") == "draughts":
+        from .draughts_review import analyse_draughts
+
+        return analyse_draughts(log[0], log[1:], plies=plies).to_json()
     from .analysis import analyse_events
 
     return analyse_events(log[0], log[1:], plies=plies).to_json()

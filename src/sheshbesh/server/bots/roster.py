@@ -45,5 +45,7 @@ ROSTER: tuple[BotSpec, ...] = (
             "Alpha-beta search, shallow and a little random"),
     BotSpec("Draughts_Expert", "alphabeta:expert", ("draughts",), 1000,
             "Alpha-beta search with iterative deepening"),
+    BotSpec("Draughts_Master", "dame:master", ("draughts",), 1000,
+            "The dame-rs engine, a second a move; our rules check every move"),
 )  # fmt: skip
 """Ordered by preference: for a public request the first bot that takes it accepts."""

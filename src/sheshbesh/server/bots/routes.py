@@ -1,5 +1,5 @@
-"""The bots' routes: the list of the club's bots, a finished game's review by gnubg, and a
-bot invited to a chouette table's seat."""
+"""The bots' routes: the list of the club's bots, a finished game's review (gnubg, dame-rs),
+and a bot invited to a chouette table's seat."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from sheshbesh.bots.analysis import AnalysisError
+from sheshbesh.bots.draughts_review import DraughtsAnalysisError
 from sheshbesh.bots.gnubg_board import GNUBG_VARIANTS
 from sheshbesh.server.accounts.sessions import require_user
 from sheshbesh.server.club import club_of
@@ -17,6 +18,9 @@ from sheshbesh.store.models import Game, User
 
 from .host import BotHost
 from .reviews import Reviewer
+
+REVIEWED = (*GNUBG_VARIANTS, "draughts")
+"""The variants a finished game of can be reviewed."""
 
 router = APIRouter(prefix="/api/bots", tags=["bots"])
 analysis_router = APIRouter(prefix="/api/games", tags=["games"])
@@ -31,7 +35,10 @@ async def bot_list(request: Request) -> list[dict[str, Any]]:
 
 @analysis_router.get("/{game_id}/analysis")
 async def game_analysis(game_id: str, request: Request, plies: int = 1) -> Any:
-    """gnubg's review of a finished backgammon-family game: every decision's error and luck.
+    """The review of a finished game: every decision's error (and luck, where there are dice).
+
+    gnubg reviews backgammon, short nardy and takhte nard; dame-rs reviews draughts
+    (``plies`` then picks its nodes per position, see ``bots/draughts_review.py``).
 
     Only after the end, so that nobody is coached during play, and only for a
     logged-in player; ``plies`` 0-2 (2 takes tens of seconds for a long game).
@@ -52,12 +59,12 @@ async def game_analysis(game_id: str, request: Request, plies: int = 1) -> Any:
                        code="game_live")  # fmt: skip
     if not 0 <= plies <= 2:
         raise ApiError("plies is 0, 1 or 2", status=422, code="invalid_plies")
-    if game.variant not in GNUBG_VARIANTS:
-        raise ApiError(f"gnubg does not analyse {game.variant}", status=422,
+    if game.variant not in REVIEWED:
+        raise ApiError(f"no engine here analyses {game.variant}", status=422,
                        code="cannot_analyse")  # fmt: skip
     try:
         return await reviewer.review(game.id, plies)
-    except AnalysisError as error:
+    except (AnalysisError, DraughtsAnalysisError) as error:
         raise ApiError(str(error), status=422, code="cannot_analyse") from None
 
 

@@ -1,7 +1,9 @@
-// The review of a finished backgammon-family game: gnubg's judgement of every
-// decision (GET /api/games/{id}/analysis), each player's totals, and the list of
-// decisions. Choosing one shows its position on the room's board, so the review
-// steps through the game decision by decision, as lichess's analysis does.
+// The review of a finished game: gnubg's judgement of every decision of a
+// backgammon-family game, or dame-rs's of every draughts move (GET
+// /api/games/{id}/analysis), each player's totals, and the list of decisions.
+// Choosing one shows its position on the room's board (a draughts move with the
+// engine's best move drawn on it), so the review steps through the game decision
+// by decision, as lichess's analysis does.
 // Only asked for on a click, and only by a logged-in viewer (the server refuses
 // others with 401): a whole game takes gnubg a few seconds. When the server's
 // reviewer is full (503 review_busy) the panel says when to try again.
@@ -10,7 +12,7 @@ import { clear, h } from "./dom.js";
 import { equityGraph } from "./equitygraph.js";
 import { number, signed as signedNumber } from "./i18n.js";
 
-export const REVIEWED = new Set(["backgammon", "short_nardy", "takhte_nard"]);  // gnubg's variants
+export const REVIEWED = new Set(["backgammon", "short_nardy", "takhte_nard", "draughts"]);  // gnubg's, and dame-rs's
 const key = (label) => label.replaceAll(" ", "_");
 const signed = (x) => signedNumber(x, 3);  // equities and luck, in the page's digits
 const fixed = (x, digits) => number(x, { minimumFractionDigits: digits, maximumFractionDigits: digits });
@@ -23,15 +25,23 @@ export function reviewPanel({ t, api, id, me, nameOfSide, show }) {
   let analysis = null;
   let shown = null;  // the index of the decision on the board
   let onlyMistakes = true;
+  let draughts = false;  // dame-rs's review: no dice, no luck, its own words
+  const DRAUGHTS_WORDS = {
+    "review.intro": "review.draughts.intro", "review.analyse": "review.draughts.analyse",
+    "review.login": "review.draughts.login", "review.busy": "review.draughts.busy",
+    "review.no_mistakes": "review.draughts.no_mistakes",
+    "review.col.error_rate_hint": "review.draughts.col.error_rate_hint",
+  };
+  const words = (k) => (draughts ? DRAUGHTS_WORDS[k] ?? k : k);  // gnubg's words, or dame-rs's
 
   function start() {
-    clear(body).append(h("p", { class: "muted" }, t("review.intro")),
-      me ? h("p", {}, h("button", { type: "button", "data-testid": "analyse", onclick: load }, t("review.analyse")))
+    clear(body).append(h("p", { class: "muted" }, t(words("review.intro"))),
+      me ? h("p", {}, h("button", { type: "button", "data-testid": "analyse", onclick: load }, t(words("review.analyse"))))
         : loginFirst());
   }
 
   function loginFirst() {
-    return h("p", { "data-testid": "review-login" }, t("review.login"), " ",
+    return h("p", { "data-testid": "review-login" }, t(words("review.login")), " ",
       h("a", { class: "button", href: "#/login" }, t("nav.login")));
   }
 
@@ -46,7 +56,7 @@ export function reviewPanel({ t, api, id, me, nameOfSide, show }) {
       }
       const why = error.code === "review_busy"
         ? h("p", { class: "error", role: "alert", "data-testid": "review-busy" },
-          t("review.busy", { seconds: error.retryAfter ?? 30 }))
+          t(words("review.busy"), { seconds: error.retryAfter ?? 30 }))
         : h("p", { class: "error", role: "alert" }, t("review.failed", { message: error.message }));
       clear(body).append(why, h("button", { type: "button", class: "secondary", onclick: load }, t("review.retry")));
       return;
@@ -86,12 +96,12 @@ export function reviewPanel({ t, api, id, me, nameOfSide, show }) {
       h("thead", {}, h("tr", {}, h("td", {}),
         players.map((p) => h("th", { class: "num", scope: "col" }, nameOfSide(p.side))))),
       h("tbody", {},
-        row("error_rate", t("review.col.error_rate"), (p) => fixed(p.error_rate, 1), t("review.col.error_rate_hint")),
+        row("error_rate", t("review.col.error_rate"), (p) => fixed(p.error_rate, 1), t(words("review.col.error_rate_hint"))),
         row("level", t("review.col.level"), (p) => t(`review.rating.${key(p.rating)}`)),
         row("blunders", t("review.col.blunders"), (p) => number(p.blunders)),
         row("bad", t("review.col.bad"), (p) => number(p.bad)),
         row("doubtful", t("review.col.doubtful"), (p) => number(p.doubtful)),
-        row("luck", t("review.col.luck"), (p) => h("span", { title: t(`review.luck.${key(p.luck_rating)}`) },
+        draughts ? null : row("luck", t("review.col.luck"), (p) => h("span", { title: t(`review.luck.${key(p.luck_rating)}`) },
           signed(p.luck)))));
   }
 
@@ -103,7 +113,7 @@ export function reviewPanel({ t, api, id, me, nameOfSide, show }) {
 
   function decisions() {
     const items = listed();
-    if (!items.length) return h("p", { class: "muted" }, t("review.no_mistakes"));
+    if (!items.length) return h("p", { class: "muted" }, t(words("review.no_mistakes")));
     return h("ol", { class: "review-list", "data-testid": "review-list" }, items.map(({ entry, index }) =>
       h("li", {}, h("button", {
         type: "button", class: `review-entry${index === shown ? " is-shown" : ""}`,
@@ -131,7 +141,8 @@ export function reviewPanel({ t, api, id, me, nameOfSide, show }) {
     if (shown === null) return h("p", { class: "muted" }, t("review.choose"));
     const entry = analysis.entries[shown];
     const name = nameOfSide(entry.side);
-    const heading = entry.kind === "play" ? t("review.detail.play", { name, dice: entry.dice.join("-") })
+    const heading = entry.kind === "play" && !entry.dice ? t("review.detail.move", { name })
+      : entry.kind === "play" ? t("review.detail.play", { name, dice: entry.dice.join("-") })
       : entry.kind === "cube" ? t("review.detail.cube", { name })
         : t("review.detail.response", { name });
     return h("div", { class: "review-detail", "data-testid": "review-detail" },
@@ -162,6 +173,7 @@ export function reviewPanel({ t, api, id, me, nameOfSide, show }) {
     // Shown once the game is over, for the variants gnubg plays.
     update(variant, finished) {
       const wanted = finished && REVIEWED.has(variant);
+      draughts = variant === "draughts";
       if (wanted && el.hidden) start();
       el.hidden = !wanted;
     },
@@ -174,8 +186,15 @@ export function reviewPanel({ t, api, id, me, nameOfSide, show }) {
   };
 }
 
-// A board frame for one decision, on top of the room's current state.
+// A board frame for one decision, on top of the room's current state. A draughts
+// move is shown before it was made, with the engine's best move drawn on the board.
 export function frameOf(entry) {
+  if (!entry.dice && entry.position.includes(":")) {  // a FEN: a draughts move
+    return (state) => ({
+      ...state, position: entry.position, moves: [], best: entry.best, to_act: entry.side,
+      draw_offer: null, result: null,
+    });
+  }
   return (state) => ({
     ...state, board: entry.position, position: entry.position, turn: entry.kind === "response"
       ? (entry.side === "W" ? "B" : "W") : entry.side,

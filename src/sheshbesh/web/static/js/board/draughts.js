@@ -186,6 +186,7 @@ export class DraughtsBoard extends BoardInput {
       );
     }
     this.drawLastMove(last);
+    this.drawBest(last);
     for (let n = 1; n <= 50; n++) {
       const piece = this.position.pieces.get(n);
       const { x, y, cx, cy } = this.cell(n);
@@ -224,6 +225,17 @@ export class DraughtsBoard extends BoardInput {
       g.append(s("rect", { x, y, width: SQ, height: SQ, class: "sb-last", "fill-opacity": end ? 1 : 0.55 }));
     });
     g.append(s("polyline", { points: this.pathPoints(path), class: "sb-last-path" }));
+  }
+
+  // The review's best move (state.best, a move in DR-4 notation) on the position before it.
+  drawBest(g) {
+    const path = movePath(typeof this.state.best === "string" ? this.state.best : null);
+    if (path.length < 2) return;
+    for (const n of [path[0], path[path.length - 1]]) {
+      const { x, y } = this.cell(n);
+      g.append(s("rect", { x, y, width: SQ, height: SQ, class: "sb-best" }));
+    }
+    g.append(s("polyline", { points: this.pathPoints(path), class: "sb-best-path", "data-best": this.state.best }));
   }
 
   pathPoints(path) {
