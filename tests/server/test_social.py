@@ -411,3 +411,19 @@ def test_presence_crosses_processes_on_postgresql_and_redis(postgres_url, redis_
             assert friends_of(ann)["friends"][0]["status"] == "offline"
         ann.close()
         bob.close()
+
+
+def test_a_player_at_a_chouette_table_in_session_is_playing(new_player):
+    ann, bob, cat, cid = (new_player(n) for n in ("ann", "bob", "cat", "cid"))
+    befriend(ann, cid)
+    with MeSocket(ann), MeSocket(cid) as cid_socket:
+        request = ann.offer(variant="backgammon", stake=0, seats=3)
+        sockets = [ann.watch(request["game"])]
+        for player in (bob, cat):
+            assert player.post(f"/api/requests/{request['id']}/join").status_code == 201
+            sockets.append(player.watch(request["game"]))
+        for sock in sockets:  # everyone in the room: the full table starts at once
+            sock.until(lambda f: f["t"] == "snapshot")
+        cid_socket.until("friend_status", username="ann", status="playing")
+        assert friends_of(cid)["friends"][0]["status"] == "playing"
+        cid_socket.close()

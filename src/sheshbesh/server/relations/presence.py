@@ -47,7 +47,7 @@ from sheshbesh.server.club import Club, club_of
 from sheshbesh.server.events import RoundMoved
 from sheshbesh.server.limits import Guard
 from sheshbesh.server.notify import notes as notify
-from sheshbesh.store.models import Game, Relation, User
+from sheshbesh.store.models import Game, GameSeat, Relation, User
 
 Status = Literal["offline", "online", "playing"]
 
@@ -211,6 +211,13 @@ async def statuses(club: Club, session: AsyncSession, user_ids: list[int]) -> di
             )
         )
         playing = {seat for pair in rows.all() for seat in pair} & online
+        seated = await session.scalars(  # at a chouette table in session (issue 18)
+            select(GameSeat.user_id)
+            .join(Game, Game.id == GameSeat.game_id)
+            .where(Game.status == "live", GameSeat.left_at.is_(None),
+                   GameSeat.user_id.in_(online))
+        )  # fmt: skip
+        playing |= set(seated)
     return {
         uid: "playing" if uid in playing else "online" if uid in online else "offline"
         for uid in user_ids
@@ -251,10 +258,12 @@ async def refresh(club: Club, user_ids: list[int]) -> None:
 
 
 def subscribe(club: Club) -> None:
-    """A finished game stands its players up: their friends see them online again."""
+    """A finished game stands its players up: their friends see them online again; a
+    chouette table's game starting seats them: playing."""
 
     async def on_round_moved(moved: RoundMoved) -> None:
-        if moved.finished:
+        table_started = moved.summary is not None and moved.summary.get("kind") == "chouette"
+        if moved.finished or table_started:  # a chouette table seats its players as it starts
             await refresh(club, list(moved.seats))
 
     club.events.on(RoundMoved, on_round_moved)
