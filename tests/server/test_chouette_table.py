@@ -607,3 +607,20 @@ def test_a_table_whose_owner_leaves_before_its_first_game_ends(club_settings: Se
         finally:
             ann.close()
             bob.close()
+
+
+def test_a_table_for_friends_seats_only_the_owners_friends(
+    people: Callable[[str], Player],
+) -> None:
+    ann, bob, cat = (people(n) for n in ("ann", "bob", "cat"))
+    sent = ann.post("/api/friends/requests", {"username": "bob"}).json()
+    assert bob.post(f"/api/friends/requests/{sent['id']}/accept").status_code == 200
+    request = ann.offer(variant="backgammon", stake=S, seats=3, friends_only=True)
+    assert request["options"] == {"friends_only": True}
+    refused = join(cat, request["id"])
+    assert refused.status_code == 403 and refused.json()["error"] == "friends_only"
+    assert cat.balance() == START  # nothing held
+    assert join(bob, request["id"]).status_code == 201
+    # The option is a table's: a two-player request is refused it.
+    two = ann.post("/api/requests", {"variant": "backgammon", "stake": S, "friends_only": True})
+    assert two.status_code == 422

@@ -83,6 +83,9 @@ class RequestIn(BaseModel):
         default=None, ge=3, le=8,
         description="a chouette table (CH-1): its seats, 3-8; the variant is backgammon",
     )  # fmt: skip
+    friends_only: StrictBool | None = Field(
+        default=None, description="a chouette table: only the owner's friends take seats"
+    )
 
 
 RACE_FIELDS = (
@@ -103,6 +106,9 @@ def table_options(body: RequestIn) -> tuple[str, dict[str, Any]]:
         raise InvalidOptions(f"unknown variant {body.variant!r}; one of: {', '.join(VARIANTS)}")
     if body.seats is not None:
         return chouette_options(body)
+    if body.friends_only is not None:
+        raise InvalidOptions("friends_only is a chouette table's option (with seats);"
+                             " a game for one friend names him as the opponent")  # fmt: skip
     if body.variant == "draughts":
         extra = [name for name in RACE_FIELDS if getattr(body, name) is not None]
         if extra:
@@ -129,8 +135,9 @@ def chouette_options(body: RequestIn) -> tuple[str, dict[str, Any]]:
     if chosen:
         raise InvalidOptions(f"a chouette table has no {chosen[0]} option (CH-3)")
     if body.opponent is not None:
-        raise InvalidOptions("a chouette table is open to all: friends take a seat from the lobby")
-    return "chouette", {}
+        raise InvalidOptions("a table is not a challenge: open it to all, or to your friends"
+                             " (friends_only), and they take seats from the lobby")  # fmt: skip
+    return "chouette", {"friends_only": bool(body.friends_only)}
 
 
 def request_json(

@@ -21,7 +21,8 @@ from sheshbesh.play.chouette import LARGEST_LEVEL
 from sheshbesh.server.accounts import trust
 from sheshbesh.server.accounts.sessions import require_user
 from sheshbesh.server.club import Club, club_of
-from sheshbesh.server.errors import ApiError, Conflict, NotFound
+from sheshbesh.server.errors import ApiError, Conflict, Forbidden, NotFound
+from sheshbesh.server.relations import friends as social
 from sheshbesh.server.relations import presence
 from sheshbesh.server.rounds.chouette import ChouetteRound
 from sheshbesh.server.rounds.round import rounds_of
@@ -66,6 +67,12 @@ async def _check_may_sit(club: Club, session: AsyncSession, found: GameRequest, 
     if why is not None:
         code = "insufficient_funds" if "escrow" in why else "cannot_join"
         raise ApiError(why, status=409, code=code)
+    if found.options.get("friends_only") and not await social.are_friends(
+        session, found.owner_id, user.id
+    ):
+        raise Forbidden("this table is for its owner's friends", code="friends_only")
+    if await social.blocked_between(session, found.owner_id, user.id):
+        raise Forbidden("you cannot play at this table", code="cannot_send")
     elsewhere = await playing(session, user.id)
     if elsewhere == found.game_id:
         raise Conflict("you already have a seat at this table", code="already_seated")

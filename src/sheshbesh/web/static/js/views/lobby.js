@@ -344,6 +344,8 @@ function tableRow(ctx, request, busy) {
       h("span", { class: "tag seats", "data-testid": "seats" },
         t("lobby.seats_taken", { n: ctx.number(seated.length), m: ctx.number(table.capacity) })),
       table.status === "live" ? h("span", { class: "tag" }, t("lobby.table_playing")) : null,
+      request.options?.friends_only ? h("span", { class: "tag", "data-testid": "friends-only-tag" },
+        t("lobby.friends_only_tag")) : null,
       h("span", { class: "seated muted", "data-testid": "seated" },
         seated.map((p) => p.username).join(", "))),
     h("td", { class: "num" }, request.stake ? t("fun.amount", { amount: ctx.number(request.stake) }) : t("lobby.free")),
@@ -386,6 +388,7 @@ function requestForm(ctx, variants, bots, friends) {
   const chouette = () => variant.value === CHOUETTE;
   const seats = h("input", { name: "seats", type: "number", min: 3, max: 8, step: 1, value: 4,
     inputmode: "numeric", "data-testid": "seats-input" });
+  const friendsOnly = h("input", { name: "friends_only", type: "checkbox", "data-testid": "friends-only" });
   const stake = h("input", { name: "stake", type: "number", min: 0, step: 1, value: 100, required: true,
     inputmode: "numeric" });
   const clock = h("select", { name: "clock" }, CLOCKS.map((c) => h("option", { value: c }, clockLabel(t, c))));
@@ -399,6 +402,7 @@ function requestForm(ctx, variants, bots, friends) {
     ratedLabel.hidden = chouette();
     if (chouette()) {  // CH-1, CH-3: the seats; no cube options, each member has his own cube
       optionsBox.append(h("label", {}, t("lobby.seats"), seats),
+        h("label", { class: "check" }, friendsOnly, t("lobby.friends_only")),
         h("p", { class: "muted chouette-note" }, t("lobby.chouette_note")));
       return;
     }
@@ -492,7 +496,7 @@ function requestForm(ctx, variants, bots, friends) {
   // he goes to its room to wait there for the others (CH-10: 3 × S held from now).
   async function postTable() {
     const body = { variant: "backgammon", seats: Number(seats.value), stake: Number(stake.value),
-      clock: clock.value };
+      clock: clock.value, friends_only: friendsOnly.checked };
     if (!Number.isInteger(body.stake)) {
       error.textContent = t("lobby.stake_whole");
       return;
