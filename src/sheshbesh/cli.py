@@ -316,7 +316,8 @@ def _train(args: argparse.Namespace) -> int:
               f"(checkpoints: {args.checkpoint_games} games vs {args.against} "
               f"every {args.checkpoint})")  # fmt: skip
         train(net, args.games, args.seed, checkpoint=args.checkpoint,
-              checkpoint_games=args.checkpoint_games, opponent=args.against, log=write)  # fmt: skip
+              checkpoint_games=args.checkpoint_games, opponent=args.against, log=write,
+              save=lambda trained: trained.save(out))  # fmt: skip
         net.save(out)
         write(f"# done: {net.games} games in {time.perf_counter() - began:.0f} s; weights {out}")
     return 0

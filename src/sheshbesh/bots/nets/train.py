@@ -98,10 +98,13 @@ def train(
     checkpoint_games: int = 200,
     opponent: str = "expectimax:medium",
     log: Callable[[str], None] = print,
+    save: Callable[[Net], None] | None = None,
 ) -> list[Checkpoint]:
     """Play ``games`` self-play games from ``seed`` and learn from each; ``log`` gets a
     line every ``checkpoint`` games (and a checkpoint score when ``checkpoint_games``).
-    Its ``seconds`` are self-play only, without the checkpoint games."""
+    Its ``seconds`` are self-play only, without the checkpoint games. ``save`` gets the
+    net at each checkpoint: a run stopped later leaves the weights that a run of that
+    many games makes (the dice and α depend on the games played, never on ``games``)."""
     rng = random.Random(seed)
     learner = Learner(net, schedule.lam)
     weights = net.level_weights()
@@ -115,6 +118,8 @@ def train(
         if checkpoint and net.games % checkpoint == 0:
             seconds = learning
             line = f"games {net.games} seconds {seconds:.0f} alpha {schedule.at(net.games):.4f}"
+            if save is not None:
+                save(net)
             if checkpoint_games:
                 score, points = strength(net, opponent, checkpoint_games)
                 scores.append(Checkpoint(net.games, seconds, score, points))
