@@ -240,14 +240,15 @@ def _longest_run(held: np.ndarray, breaks_at_12: bool) -> np.ndarray:
 def _side_features(
     rules: RaceRules,
     own: np.ndarray,
-    foe_in_own: np.ndarray,
+    foe_own: np.ndarray,
     off: np.ndarray,
     bar: np.ndarray,
     new: np.ndarray,
     pinned_own: np.ndarray,
     foe_pinned_in_own: np.ndarray,
 ) -> list[np.ndarray]:
-    """One side's summary inputs, from its own numbering (``own[:, p - 1]``: its point p)."""
+    """One side's summary inputs, from its own numbering (``own[:, p - 1]``: its point p);
+    ``foe_own`` is the opponent's checkers in the opponent's own numbering."""
     points = np.arange(1, 25)
     pips = (own + pinned_own) @ points + 25 * (bar + new)
     columns = [off / 15, pips / START_PIPS[rules.mapping]]
@@ -267,7 +268,7 @@ def _side_features(
     if rules.prime_rule == "unless_passed":
         # LN-7: a run of six is legal only ahead of an opponent's checker; the
         # opponent's leading checker in its own numbers says where one may stand.
-        foe_occupied = foe_in_own > 0
+        foe_occupied = foe_own > 0
         foe_front = np.where(foe_occupied.any(1), np.argmax(foe_occupied, axis=1) + 1, 25)
         columns.append((foe_front <= 18).astype(float))
     if rules.prime_rule == "unless_home_anchor":
@@ -303,7 +304,7 @@ def encode(views: np.ndarray, rules: RaceRules) -> np.ndarray:
         mine_pinned, theirs_pinned,
     )  # fmt: skip
     summary += _side_features(
-        rules, theirs_own, mine[:, perm], views[:, THEIR_OFF], views[:, THEIR_BAR],
+        rules, theirs_own, mine, views[:, THEIR_OFF], views[:, THEIR_BAR],
         views[:, THEIR_NEW], theirs_pinned[:, perm], mine_pinned[:, perm],
     )  # fmt: skip
     columns.append(np.stack(summary, axis=1))
