@@ -5,7 +5,10 @@ Three tables, each game played at the play layer by ``sheshbesh.bots.arena``
 
 1. each bot level against the random mover of its game (goal: ≥ 95% wins);
 2. each level against the level below it (the higher level must win);
-3. gnubg's levels against the pubeval-style baseline (backgammon only).
+3. gnubg's levels against the pubeval-style baseline (backgammon only);
+4. ``nets``: the trained nets' levels against expectimax at ``--nets-against``
+   (default ``expert``, its strongest; issue 19). Arena seeds 1, 2, … never were
+   training games: self-play rolls its own dice, and checkpoints use seeds from 7 000 000.
 
 For each pairing it prints games, wins/draws/losses of the first bot, its win
 rate with a Wilson 95% interval, its points per game with a normal 95%
@@ -40,6 +43,7 @@ def engine_levels() -> dict[str, tuple[str, ...]]:
         ("gnubg", "sheshbesh.bots.gnubg_bot"),
         ("expectimax", "sheshbesh.bots.expectimax"),
         ("alphabeta", "sheshbesh.bots.draughts_search"),
+        ("net", "sheshbesh.bots.nets.bot"),
     ):
         try:
             levels = __import__(module, fromlist=["LEVELS"]).LEVELS
@@ -119,7 +123,10 @@ def mean_interval(values: list[int], z: float = 1.96) -> tuple[float, float]:
 
 
 def pairings(
-    tables: list[str], variants: list[str] | None, engines: list[str] | None
+    tables: list[str],
+    variants: list[str] | None,
+    engines: list[str] | None,
+    nets_against: str = "expert",
 ) -> Iterator[Pairing]:
     levels = engine_levels()
     for engine, names in levels.items():
@@ -135,6 +142,9 @@ def pairings(
             if "ladder" in tables:
                 for lower, higher in itertools.pairwise(names):
                     yield Pairing("ladder", variant, f"{engine}:{higher}", f"{engine}:{lower}")
+            if "nets" in tables and engine == "net":
+                for level in names:
+                    yield Pairing("nets", variant, f"net:{level}", f"expectimax:{nets_against}")
             if "pubeval" in tables and engine == "gnubg" and variant == "backgammon":
                 for level in names:
                     yield Pairing("pubeval", variant, f"{engine}:{level}", "pubeval:")
@@ -176,6 +186,8 @@ def main() -> None:
     parser.add_argument("--engines", default="")
     parser.add_argument("--levels", default="", help="only these levels (e.g. easy,beginner)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--nets-against", default="expert",
+                        help="table nets: the expectimax level the nets play")  # fmt: skip
     parser.add_argument("--budget", type=float, default=None,
                         help="seconds per decision (default: each level's own)")  # fmt: skip
     args = parser.parse_args()
@@ -188,7 +200,7 @@ def main() -> None:
           f"{'W/D/L':>16} {'score':>6} {'95% CI':>16}  {'points/game':>14}  "
           f"{'med ms':>8} {'p95 ms':>8}  {'wall':>8}")  # fmt: skip
     levels = set(args.levels.split(",")) if args.levels else None
-    for pairing in pairings(tables, variants, engines):
+    for pairing in pairings(tables, variants, engines, args.nets_against):
         if levels and pairing.first.partition(":")[2] not in levels:
             continue
         began = time.perf_counter()

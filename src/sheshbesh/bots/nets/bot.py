@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 import numpy as np
@@ -39,7 +39,7 @@ WIDTH = 8
 """Candidates the 1-ply level looks a roll further at."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def shipped(variant: str) -> Net:
     """The weights that ship in the package (``bots/nets/weights/VARIANT.npz``)."""
     source = resources.files("sheshbesh.bots.nets").joinpath("weights", f"{variant}.npz")

@@ -27,7 +27,8 @@ HIDDEN = 80
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(x, -40.0, 40.0)))
+    squashed: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(x, -40.0, 40.0)))
+    return squashed
 
 
 def flip_matrix(outputs: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
@@ -109,7 +110,8 @@ class Net:
 
     def equity(self, outputs: np.ndarray, weights: np.ndarray) -> np.ndarray:
         """Points a game for the side to move: ``2·win + draw − 1`` plus the extra levels."""
-        return outputs @ weights - 1.0
+        points: np.ndarray = outputs @ weights - 1.0
+        return points
 
     def exact(self, views: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Which views are over, and their outcomes in this net's outputs."""
@@ -161,7 +163,8 @@ class Learner:
     def _white(self, outputs: np.ndarray, white_to_move: bool) -> np.ndarray:
         if white_to_move:
             return outputs
-        return self.net.flip_constant + self.net.flip @ outputs
+        flipped: np.ndarray = self.net.flip_constant + self.net.flip @ outputs
+        return flipped
 
     def observe(self, x: np.ndarray, white_to_move: bool) -> None:
         """Take the position ``x`` (one input row) as the one being learnt about now."""

@@ -43,7 +43,7 @@ class Schedule:
     lam: float = 0.7
 
     def at(self, games: int) -> float:
-        return max(self.floor, self.alpha * 0.5 ** (games / self.half_life))
+        return float(max(self.floor, self.alpha * 0.5 ** (games / self.half_life)))
 
 
 def roll(rng: random.Random, position: Position, opening: bool) -> tuple[int, int]:
