@@ -178,6 +178,17 @@ def test_training_is_deterministic_and_weights_round_trip(tmp_path):
     assert loaded.games == 6 and np.array_equal(loaded.w1, first.w1)
 
 
+def test_a_run_stopped_after_a_checkpoint_left_the_weights_of_a_shorter_run():
+    """docs/training/README.md: shipped weights are the last checkpoint of a timed run."""
+    saved: list[np.ndarray] = []
+    longer = Net.create("jacquet", seed=2)
+    train(longer, 4, seed=3, checkpoint=2, checkpoint_games=0, log=lambda line: None,
+          save=lambda net: saved.append(net.w1.copy()))  # fmt: skip
+    shorter = Net.create("jacquet", seed=2)
+    train(shorter, 2, seed=3, checkpoint=0, log=lambda line: None)
+    assert np.array_equal(saved[0], shorter.w1) and not np.array_equal(saved[1], shorter.w1)
+
+
 def test_a_few_hundred_games_of_self_play_beat_the_random_bot():
     net = Net.create("plakoto", seed=5)
     train(net, 300, seed=5, checkpoint=0, log=lambda line: None)
