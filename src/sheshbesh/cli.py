@@ -303,17 +303,20 @@ def _train(args: argparse.Namespace) -> int:
 
     out = args.out or f"{args.variant}.npz"
     log_path = args.log or os.path.splitext(out)[0] + ".log"
-    net = Net.create(args.variant, args.seed)
+    net = Net.load(args.resume) if args.resume else Net.create(args.variant, args.seed)
+    if net.variant != args.variant:
+        raise ValueError(f"{args.resume} holds a {net.variant} net, not {args.variant}")
     began = time.perf_counter()
-    with open(log_path, "w", encoding="utf-8") as log:
+    with open(log_path, "a" if args.resume else "w", encoding="utf-8") as log:
 
         def write(line: str) -> None:
             log.write(line + "\n")
             log.flush()
             print(line, flush=True)
 
-        write(f"# sheshbesh train {args.variant} --games {args.games} --seed {args.seed} "
-              f"(checkpoints: {args.checkpoint_games} games vs {args.against} "
+        resumed = f" --resume {args.resume} (at {net.games} games)" if args.resume else ""
+        write(f"# sheshbesh train {args.variant} --games {args.games} --seed {args.seed}"
+              f"{resumed} (checkpoints: {args.checkpoint_games} games vs {args.against} "
               f"every {args.checkpoint})")  # fmt: skip
         train(net, args.games, args.seed, checkpoint=args.checkpoint,
               checkpoint_games=args.checkpoint_games, opponent=args.against, log=write,
@@ -406,6 +409,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="games against --against at each log line (0: no strength checkpoints)",
     )  # fmt: skip
     train.add_argument("--against", default="expectimax:medium")
+    train.add_argument(
+        "--resume", default=None, metavar="WEIGHTS",
+        help="go on from these weights (their game count and α) for --games more games",
+    )  # fmt: skip
 
     perft = commands.add_parser("perft", help="count move-tree leaves (draughts)")
     perft.add_argument("game", choices=["draughts"])
