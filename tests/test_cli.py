@@ -114,7 +114,8 @@ def test_train_writes_weights_and_a_log_and_resumes(tmp_path) -> None:
     args = ["--out", str(out), "--checkpoint", "2", "--checkpoint-games", "2"]
     assert main(["train", "plakoto", "--games", "4", "--seed", "1", *args]) == 0
     assert Net.load(out).games == 4
-    assert main(["train", "plakoto", "--games", "2", "--seed", "2", "--resume", str(out), *args]) == 0
+    resume = ["--resume", str(out)]
+    assert main(["train", "plakoto", "--games", "2", "--seed", "2", *resume, *args]) == 0
     assert Net.load(out).games == 6
     lines = (tmp_path / "plakoto.log").read_text().splitlines()
     checkpoints = [line for line in lines if line.startswith("games ")]
