@@ -102,22 +102,25 @@ def train(
 ) -> list[Checkpoint]:
     """Play ``games`` self-play games from ``seed`` and learn from each; ``log`` gets a
     line every ``checkpoint`` games (and a checkpoint score when ``checkpoint_games``).
-    Its ``seconds`` are self-play only, without the checkpoint games. ``save`` gets the
-    net at each checkpoint: a run stopped later leaves the weights that a run of that
-    many games makes (the dice and α depend on the games played, never on ``games``)."""
+    Its ``seconds`` (wall) and ``cpu`` are self-play only, without the checkpoint
+    games. ``save`` gets the net at each checkpoint: a run stopped later leaves the
+    weights that a run of that many games makes (the dice and α depend on the games
+    played, never on ``games``)."""
     rng = random.Random(seed)
     learner = Learner(net, schedule.lam)
     weights = net.level_weights()
-    learning = 0.0
+    learning = cpu = 0.0
     scores: list[Checkpoint] = []
     for _ in range(games):
-        began = time.perf_counter()
+        began, began_cpu = time.perf_counter(), time.process_time()
         self_play(net, learner, rng, weights, schedule.at(net.games))
         learning += time.perf_counter() - began
+        cpu += time.process_time() - began_cpu
         net.games += 1
         if checkpoint and net.games % checkpoint == 0:
             seconds = learning
-            line = f"games {net.games} seconds {seconds:.0f} alpha {schedule.at(net.games):.4f}"
+            line = f"games {net.games} seconds {seconds:.0f} cpu {cpu:.0f}"
+            line += f" alpha {schedule.at(net.games):.4f}"
             if save is not None:
                 save(net)
             if checkpoint_games:
