@@ -1,6 +1,6 @@
 """Benchmark: how strong and how fast every bot is, with 95% confidence intervals.
 
-Three tables, each game played at the play layer by ``sheshbesh.bots.arena``
+Five tables, each game played at the play layer by ``sheshbesh.bots.arena``
 (the same ``apply`` as the server), colours alternating game by game:
 
 1. each bot level against the random mover of its game (goal: ≥ 95% wins);
@@ -11,6 +11,9 @@ Three tables, each game played at the play layer by ``sheshbesh.bots.arena``
    from the start position would repeat, so each pair of games (seeds 2k-1,
    2k) starts after ``--opening-plies`` uniformly random moves drawn from k,
    once with each colour.
+5. ``nets``: the trained nets' levels against expectimax at ``--nets-against``
+   (default ``expert``, its strongest; issue 19). Arena seeds 1, 2, … never were
+   training games: self-play rolls its own dice, and checkpoints use seeds from 7 000 000.
 
 For each pairing it prints games, wins/draws/losses of the first bot, its win
 rate with a Wilson 95% interval, its points per game with a normal 95%
@@ -49,6 +52,7 @@ def engine_levels() -> dict[str, tuple[str, ...]]:
         ("expectimax", "sheshbesh.bots.expectimax"),
         ("alphabeta", "sheshbesh.bots.draughts_search"),
         ("dame", "sheshbesh.bots.draughts_engine"),
+        ("net", "sheshbesh.bots.nets.bot"),
     ):
         try:
             levels = __import__(module, fromlist=["LEVELS"]).LEVELS
@@ -148,7 +152,11 @@ def mean_interval(values: list[int], z: float = 1.96) -> tuple[float, float]:
 
 
 def pairings(
-    tables: list[str], variants: list[str] | None, engines: list[str] | None, opening_plies: int
+    tables: list[str],
+    variants: list[str] | None,
+    engines: list[str] | None,
+    opening_plies: int = 4,
+    nets_against: str = "expert",
 ) -> Iterator[Pairing]:
     levels = engine_levels()
     if "top" in tables and "dame" in levels and "alphabeta" in levels:
@@ -169,6 +177,9 @@ def pairings(
             if "ladder" in tables:
                 for lower, higher in itertools.pairwise(names):
                     yield Pairing("ladder", variant, f"{engine}:{higher}", f"{engine}:{lower}")
+            if "nets" in tables and engine == "net":
+                for level in names:
+                    yield Pairing("nets", variant, f"net:{level}", f"expectimax:{nets_against}")
             if "pubeval" in tables and engine == "gnubg" and variant == "backgammon":
                 for level in names:
                     yield Pairing("pubeval", variant, f"{engine}:{level}", "pubeval:")
@@ -220,6 +231,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--opening-plies", type=int, default=4,
                         help="table top: random moves before the bots play")  # fmt: skip
+    parser.add_argument("--nets-against", default="expert",
+                        help="table nets: the expectimax level the nets play")  # fmt: skip
     parser.add_argument("--budget", type=float, default=None,
                         help="seconds per decision (default: each level's own)")  # fmt: skip
     args = parser.parse_args()
@@ -232,7 +245,7 @@ def main() -> None:
           f"{'W/D/L':>16} {'score':>6} {'95% CI':>16}  {'points/game':>14}  "
           f"{'med ms':>8} {'p95 ms':>8}  {'wall':>8}")  # fmt: skip
     levels = set(args.levels.split(",")) if args.levels else None
-    for pairing in pairings(tables, variants, engines, args.opening_plies):
+    for pairing in pairings(tables, variants, engines, args.opening_plies, args.nets_against):
         if levels and pairing.first.partition(":")[2] not in levels:
             continue
         began = time.perf_counter()

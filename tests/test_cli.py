@@ -103,3 +103,23 @@ def test_bad_command_lines_say_what_is_wrong(args: tuple[str, ...], message: str
 def test_perft_draughts_prints_leaf_count_last() -> None:
     result = run("perft", "draughts", "--fen", "W:W31-50:B1-20", "--depth", "3")
     assert result.stdout.strip().splitlines()[-1] == "658"
+
+
+def test_train_writes_weights_and_a_log_and_resumes(tmp_path) -> None:
+    """Issue 19: ``sheshbesh train`` as docs/training/README.md runs it, in miniature."""
+    from sheshbesh.bots.nets.net import Net
+    from sheshbesh.cli import main
+
+    out = tmp_path / "plakoto.npz"
+    args = ["--out", str(out), "--checkpoint", "2", "--checkpoint-games", "2"]
+    assert main(["train", "plakoto", "--games", "4", "--seed", "1", *args]) == 0
+    assert Net.load(out).games == 4
+    resume = ["--resume", str(out)]
+    assert main(["train", "plakoto", "--games", "2", "--seed", "2", *resume, *args]) == 0
+    assert Net.load(out).games == 6
+    lines = (tmp_path / "plakoto.log").read_text().splitlines()
+    checkpoints = [line for line in lines if line.startswith("games ")]
+    assert [line.split()[1] for line in checkpoints] == ["2", "4", "6"]
+    assert all("vs expectimax:medium: score" in line for line in checkpoints)
+    headers = [line for line in lines if line.startswith("# sheshbesh train")]
+    assert len(headers) == 2 and "--resume" in headers[1] and "(at 4 games)" in headers[1]

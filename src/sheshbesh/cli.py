@@ -299,6 +299,44 @@ async def _reach(redis_url: str, check: float) -> Bus | None:
     return bus
 
 
+NET_VARIANTS = ("long_nardy", "caucasian_nardy", "plakoto", "russian_backgammon", "jacquet")
+
+
+def _train(args: argparse.Namespace) -> int:
+    """Self-play training (docs/training/README.md): weights and a log line per checkpoint."""
+    # One BLAS thread: the matrices are small, and threads only fight on a shared machine.
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(name, "1")
+    import time
+
+    from sheshbesh.bots.nets.net import Net
+    from sheshbesh.bots.nets.train import train
+
+    out = args.out or f"{args.variant}.npz"
+    log_path = args.log or os.path.splitext(out)[0] + ".log"
+    net = Net.load(args.resume) if args.resume else Net.create(args.variant, args.seed)
+    if net.variant != args.variant:
+        raise ValueError(f"{args.resume} holds a {net.variant} net, not {args.variant}")
+    began = time.perf_counter()
+    with open(log_path, "a" if args.resume else "w", encoding="utf-8") as log:
+
+        def write(line: str) -> None:
+            log.write(line + "\n")
+            log.flush()
+            print(line, flush=True)
+
+        resumed = f" --resume {args.resume} (at {net.games} games)" if args.resume else ""
+        write(f"# sheshbesh train {args.variant} --games {args.games} --seed {args.seed}"
+              f"{resumed} (checkpoints: {args.checkpoint_games} games vs {args.against} "
+              f"every {args.checkpoint})")  # fmt: skip
+        train(net, args.games, args.seed, checkpoint=args.checkpoint,
+              checkpoint_games=args.checkpoint_games, opponent=args.against, log=write,
+              save=lambda trained: trained.save(out))  # fmt: skip
+        net.save(out)
+        write(f"# done: {net.games} games in {time.perf_counter() - began:.0f} s; weights {out}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sheshbesh",
@@ -373,6 +411,25 @@ def build_parser() -> argparse.ArgumentParser:
         "--reports", action="store_true", help="list the flagged reports (no USERNAME)"
     )
 
+    train = commands.add_parser("train", help="train a race variant's net by self-play")
+    train.add_argument("variant", choices=NET_VARIANTS)
+    train.add_argument("--games", type=int, required=True)
+    train.add_argument("--seed", type=int, required=True)
+    train.add_argument("--out", default=None, help="weights file (default: VARIANT.npz)")
+    train.add_argument("--log", default=None, help="training log (default: OUT with .log)")
+    train.add_argument(
+        "--checkpoint", type=int, default=1000, help="games between log lines (0: none)"
+    )
+    train.add_argument(
+        "--checkpoint-games", type=int, default=200,
+        help="games against --against at each log line (0: no strength checkpoints)",
+    )  # fmt: skip
+    train.add_argument("--against", default="expectimax:medium")
+    train.add_argument(
+        "--resume", default=None, metavar="WEIGHTS",
+        help="go on from these weights (their game count and α) for --games more games",
+    )  # fmt: skip
+
     perft = commands.add_parser("perft", help="count move-tree leaves (draughts)")
     perft.add_argument("game", choices=["draughts"])
     perft.add_argument("--fen", default=None)
@@ -403,6 +460,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _serve(args)
         if args.command == "moderate":
             return _moderate(args)
+        if args.command == "train":
+            return _train(args)
         return _perft(args)
     except ValueError as error:
         print(f"sheshbesh: {error}", file=sys.stderr)

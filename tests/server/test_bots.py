@@ -325,6 +325,49 @@ def test_the_draughts_top_level_takes_a_challenge_and_answers_with_a_legal_move(
             ann.close()
 
 
+def test_the_club_offers_the_trained_nets_for_the_five_games_without_an_engine():
+    """Issue 19: the nets at 0-ply and 1-ply are bots of the roster, so the lobby's
+    "Play a bot" card (which lists ``/api/bots``) offers them, for the games where
+    training made them stronger than expectimax's medium level."""
+    engines = {spec.engine: spec for spec in ROSTER}
+    for level in ("net:hard", "net:expert"):
+        assert engines[level].variants == club_bots.TRAINED_NETS
+        assert set(club_bots.TRAINED_NETS) <= set(club_bots.OWN_ENGINE)
+
+
+@pytest.fixture
+def net_club(
+    club_settings: Settings, monkeypatch: pytest.MonkeyPatch, clock: Clock
+) -> Iterator[RunningClub]:
+    roster = (
+        BotSpec("Nettie_Net", "net:hard", ("jacquet",), 500),
+        BotSpec("Nettie_Expert", "net:expert", ("long_nardy",), 500),
+    )
+    monkeypatch.setattr(club_bots, "ROSTER", roster)
+    settings = dataclasses.replace(club_settings, bot_delay=0.0, bot_patience=0.3)
+    with RunningClub(settings, now=clock) as running:
+        yield running
+
+
+def test_the_net_levels_accept_challenges_and_play_through_the_server(net_club):
+    dee = Player(net_club.base, "dee").register()
+    try:
+        listed = {b["username"]: b for b in dee.get("/api/bots").json()}
+        assert listed["Nettie_Net"]["variants"] == ["jacquet"]
+        offer = dee.offer(variant="jacquet", stake=10, opponent="Nettie_Net")
+        sock = dee.watch(game_of(dee, offer["id"]))
+        sock.until(lambda f: f["t"] == "snapshot")
+        play_randomly([sock], random.Random(4))
+        assert sock.finished
+        assert dee.get("/healthz").json()["ledger_total"] == 0
+        # The 1-ply level takes a challenge too (its game is not played out: it thinks
+        # up to a second a move).
+        offer = dee.offer(variant="long_nardy", stake=10, opponent="Nettie_Expert")
+        assert game_of(dee, offer["id"])
+    finally:
+        dee.close()
+
+
 def test_processes_starting_together_on_one_database_make_each_bot_once(
     postgres: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -62,6 +62,12 @@ def _register_optional() -> None:
     except Exception as error:  # a missing or broken engine must not stop the club
         log.warning("bot engine unavailable: %s", error)
     try:
+        from .nets.bot import NetBot
+
+        ENGINES["net"] = lambda level, seed: NetBot(level, seed=seed)
+    except Exception as error:  # a missing or broken engine must not stop the club
+        log.warning("bot engine unavailable: %s", error)
+    try:
         from .draughts_search import AlphaBetaBot
 
         ENGINES["alphabeta"] = lambda level, seed: AlphaBetaBot(level, seed=seed)

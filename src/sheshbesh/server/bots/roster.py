@@ -9,6 +9,9 @@ from sheshbesh.store.models import Request as GameRequest
 
 GAMMON_FAMILY = ("backgammon", "short_nardy", "takhte_nard")
 OWN_ENGINE = ("long_nardy", "caucasian_nardy", "plakoto", "russian_backgammon", "jacquet")
+TRAINED_NETS = ("long_nardy", "plakoto", "jacquet")
+"""Where the trained net beat expectimax's medium level at its last training checkpoint
+(docs/training/README.md); Caucasian nardy and Russian backgammon need more training."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +44,10 @@ ROSTER: tuple[BotSpec, ...] = (
             "Our bot for nardy, Plakoto, Russian backgammon and Jacquet: greedy"),
     BotSpec("Nardist_Hard", "expectimax:hard", OWN_ENGINE, 1000,
             "Our bot for nardy, Plakoto, Russian backgammon and Jacquet: looks a roll ahead"),
+    BotSpec("Nardist_Net", "net:hard", TRAINED_NETS, 1000,
+            "A net trained by self-play for long nardy, Plakoto and Jacquet"),
+    BotSpec("Nardist_Net_Expert", "net:expert", TRAINED_NETS, 1000,
+            "The self-trained net looking a roll ahead"),
     BotSpec("Draughts_Easy", "alphabeta:easy", ("draughts",), 1000,
             "Alpha-beta search, shallow and a little random"),
     BotSpec("Draughts_Expert", "alphabeta:expert", ("draughts",), 1000,

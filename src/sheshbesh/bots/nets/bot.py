@@ -1,0 +1,150 @@
+"""The trained nets as a bot: 0-ply ("hard") and 1-ply ("expert") for the five games
+without an engine.
+
+0-ply plays the candidate the net values best. 1-ply takes the :data:`WIDTH` best
+0-ply candidates and values each by the opponent's best 0-ply reply averaged over
+his 21 rolls (the rolls :func:`~sheshbesh.bots.expectimax.rolls_for` says, so RB-8's
+owed complement and first-turn rerolls count), within the budget like expectimax.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import numpy as np
+
+from sheshbesh.games.race import Position, Side
+from sheshbesh.games.race.moves import Play
+from sheshbesh.play.race import RaceGame
+
+from ..base import CannotPlay, MatchContext, RaceBot
+from ..expectimax import OWN_VARIANTS, level_values, rolls_for
+from .net import Net
+from .train import best_play
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    name: str
+    plies: int
+    budget: float
+
+
+LEVELS = {level.name: level for level in (Level("hard", 0, 0.5), Level("expert", 1, 1.0))}
+WIDTH = 8
+"""Candidates the 1-ply level looks a roll further at."""
+
+
+@cache
+def shipped(variant: str) -> Net:
+    """The weights that ship in the package (``bots/nets/weights/VARIANT.npz``)."""
+    source = resources.files("sheshbesh.bots.nets").joinpath("weights", f"{variant}.npz")
+    if not source.is_file():
+        raise CannotPlay(f"no trained net for {variant}")
+    with source.open("rb") as stream:
+        return Net.load(stream)
+
+
+class NetBot(RaceBot):
+    """A trained net at one of :data:`LEVELS`; ``nets`` overrides the shipped weights."""
+
+    def __init__(
+        self,
+        level: str = "hard",
+        *,
+        seed: int | None = None,
+        nets: dict[str, Net] | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        super().__init__(seed=seed)
+        if level not in LEVELS:
+            raise CannotPlay(f"net has no level {level!r} (known: {', '.join(LEVELS)})")
+        self.level = LEVELS[level]
+        self.name = f"net:{level}"
+        self.nets = nets
+        self.variants = frozenset(nets) if nets else OWN_VARIANTS
+        self.clock = clock
+
+    def net(self, variant: str) -> Net:
+        if self.nets is not None:
+            return self.nets[variant]
+        return shipped(variant)
+
+    def choose_play(
+        self,
+        game: RaceGame,
+        plays: tuple[Play, ...],
+        context: MatchContext,
+        budget: float | None,
+    ) -> Play:
+        net = self.net(game.rules.name)
+        weights = net.level_weights(level_values(game))
+        index, equity, _ = best_play(net, game.position, plays, weights)
+        if self.level.plies == 0:
+            return plays[index]
+        limit = self.level.budget if budget is None else min(budget, self.level.budget)
+        deadline = self.clock() + limit
+        order = np.argsort(-equity, kind="stable")[:WIDTH]
+        best, best_value = plays[index], -np.inf
+        for rank, candidate in enumerate(order):
+            if rank >= 2 and self.clock() > deadline:
+                break
+            value = self._one_ply(net, plays[candidate].after, game.position.turn, weights)
+            if value > best_value:
+                best, best_value = plays[candidate], value
+        return best
+
+    def _one_ply(self, net: Net, position: Position, me: Side, weights: np.ndarray) -> float:
+        """Equity for ``me`` of ``position``, its mover's best 0-ply reply to each roll."""
+        done, exact = net.exact(_view(position))
+        if done[0]:
+            value = float(net.equity(exact, weights)[0])
+            return value if position.turn is me else -value
+        total = 0.0
+        for dice, chance in rolls_for(position):
+            plays = position.legal_plays(dice)
+            if not plays:
+                after = position.pass_turn()
+                outputs = _value(net, after)
+                value = float(net.equity(outputs, weights)[0])
+                total += chance * (value if after.turn is me else -value)
+                continue
+            _, equity, _ = best_play(net, position, plays, weights)
+            best = float(equity.max())
+            total += chance * (best if position.turn is me else -best)
+        return total
+
+    def accepts_resignation(self, game: RaceGame, side: Side, level: int) -> bool:
+        """Accept when the offer is worth at least the net's equity of playing on."""
+        net = self.net(game.rules.name)
+        values = level_values(game)
+        outputs = _value(net, game.position)
+        equity = float(net.equity(outputs, net.level_weights(values))[0])
+        if game.position.turn is not side:
+            equity = -equity
+        offered = 1.0 + (values[0] if level >= 2 else 0.0) + (values[1] if level >= 3 else 0.0)
+        return offered >= equity
+
+
+def _view(position: Position) -> np.ndarray:
+    from .encode import view_of
+
+    return view_of(position)[None, :]
+
+
+def _value(net: Net, position: Position) -> np.ndarray:
+    """Outputs of ``position`` for its side to move (exact if the game is over)."""
+    from .encode import encode
+
+    views = _view(position)
+    done, exact = net.exact(views)
+    if done[0]:
+        return exact
+    return net.forward(encode(views, net.rules))[1]
+
+
+__all__ = ["LEVELS", "NetBot", "shipped"]

@@ -1,0 +1,328 @@
+"""A race position as the net's inputs, per variant, from the side to move's view.
+
+Two steps, both over a whole batch of candidate positions at once (numpy):
+
+1. :func:`view_of` / :func:`views_after` put each position in one integer row
+   from the side to move's *own* numbering (:data:`VIEW` says which column is
+   what). Candidate plays arrive as the move generator's search tuples, so no
+   :class:`Position` is built for a play the net only looks at.
+2. :func:`encode` turns views into inputs, each of which means something a
+   player would name: checkers per point (gnubg's thresholds), the bar and
+   unentered checkers, borne off, pips, and what the variant's own rules make
+   matter (heads, blocks and LN-7's six-point run, Plakoto's pins and mothers,
+   Jacquet's courier, Russian backgammon's owed complement). :func:`input_names`
+   names every column, so tests and curious players can read an encoding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from sheshbesh.games.race import Position, RaceRules
+from sheshbesh.games.race.movegen import BAR, HITS, OFF, PINS, WAITING, to_search
+from sheshbesh.games.race.moves import Play
+
+# --- the view: one row of ints per position, side to move first ---------------------
+
+BOARD = slice(0, 24)
+"""Own points 1–24 of the side to move: > 0 its free checkers, < 0 the opponent's."""
+MY_BAR, THEIR_BAR, MY_NEW, THEIR_NEW, MY_OFF, THEIR_OFF = 24, 25, 26, 27, 28, 29
+PINNED = slice(30, 54)
+"""Plakoto: +1 where a checker of the side to move is pinned, -1 where an opponent's is."""
+OWED = 54
+"""RB-8: the complement die the side to move still plays four times (0: none)."""
+VIEW = 55
+
+_OPPONENT_POINT = {
+    "opposite": tuple(25 - own for own in range(1, 25)),
+    "diagonal": tuple(own + 12 if own <= 12 else own - 12 for own in range(1, 25)),
+    "shared": tuple(range(1, 25)),
+}
+"""Per mapping: for each own point 1–24, the opponent's own number of it (an involution)."""
+
+
+_PERMS = {
+    mapping: np.array(points, dtype=np.intp) - 1 for mapping, points in _OPPONENT_POINT.items()
+}
+
+
+def _perm(rules: RaceRules) -> np.ndarray:
+    """Column ``q - 1`` of the result is the column of the opponent's own point ``q``."""
+    return _PERMS[rules.mapping]
+
+
+def view_of(position: Position) -> np.ndarray:
+    """The view (shape ``(VIEW,)``) of ``position`` for its side to move."""
+    side = position.turn
+    key = to_search(position)
+    row = np.zeros(VIEW, dtype=np.int64)
+    row[BOARD] = key[1:25]
+    row[MY_BAR], row[THEIR_BAR] = key[BAR], position.bar[side.other]
+    row[MY_NEW], row[THEIR_NEW] = key[WAITING], position.waiting[side.other]
+    row[MY_OFF], row[THEIR_OFF] = key[OFF], position.off[side.other]
+    if position.rules.lone_checker == "pin":
+        row[PINNED] = key[PINS + 1 : PINS + 25]
+    row[OWED] = position.owed
+    return row
+
+
+def views_after(before: Position, plays: Sequence[Play]) -> tuple[np.ndarray, bool]:
+    """The views of the positions ``plays`` leave, for whoever moves next, and whether
+    that is still the mover (RB-8: a full double keeps the roll; every play of one roll
+    uses as many dice, so the first play says it for all)."""
+    keys = np.array([play.key for play in plays], dtype=np.int64)
+    n = len(plays)
+    rows = np.zeros((n, VIEW), dtype=np.int64)
+    mover = before.turn
+    other = mover.other
+    pinning = before.rules.lone_checker == "pin"
+    keeps = plays[0].after.turn is mover
+    if keeps:
+        rows[:, BOARD] = keys[:, 1:25]
+        rows[:, MY_BAR] = keys[:, BAR]
+        rows[:, THEIR_BAR] = before.bar[other] + keys[:, HITS]
+        rows[:, MY_NEW] = keys[:, WAITING]
+        rows[:, THEIR_NEW] = before.waiting[other]
+        rows[:, MY_OFF] = keys[:, OFF]
+        rows[:, THEIR_OFF] = before.off[other]
+        if pinning:
+            rows[:, PINNED] = keys[:, PINS + 1 : PINS + 25]
+        rows[:, OWED] = plays[0].after.owed
+        return rows, True
+    perm = _perm(before.rules) + 1
+    rows[:, BOARD] = -keys[:, perm]
+    rows[:, MY_BAR] = before.bar[other] + keys[:, HITS]
+    rows[:, THEIR_BAR] = keys[:, BAR]
+    rows[:, MY_NEW] = before.waiting[other]
+    rows[:, THEIR_NEW] = keys[:, WAITING]
+    rows[:, MY_OFF] = before.off[other]
+    rows[:, THEIR_OFF] = keys[:, OFF]
+    if pinning:
+        rows[:, PINNED] = -keys[:, PINS + perm]
+    return rows, False
+
+
+# --- outcomes read off a view ---------------------------------------------------------
+
+OUTCOMES = ("win", "win2", "win3", "lose2", "lose3", "draw")
+"""Every outcome level a net may predict, for the side to move; each variant has some."""
+
+
+def outputs_for(rules: RaceRules) -> tuple[str, ...]:
+    """The outputs this variant's net predicts: its levels (BF-13) and Plakoto's draw (PK-9).
+
+    A Plakoto mother win counts 2 (PK-10), so it is inside ``win2``: the points, which
+    are all equity sees, are the same as a double win's.
+    """
+    names = ["win", "win2"]
+    if rules.backgammon_level:
+        names.append("win3")
+    names.append("lose2")
+    if rules.backgammon_level:
+        names.append("lose3")
+    if rules.mother_rule:
+        names.append("draw")
+    return tuple(names)
+
+
+def finished(views: np.ndarray, rules: RaceRules) -> tuple[np.ndarray, np.ndarray]:
+    """Which views are over, and their outcome (a ``(n, len(OUTCOMES))`` 0/1 array)
+    for the side to move: BF-13, BG-8/RB-10 levels, PK-9 mothers (as ``judge`` does)."""
+    n = len(views)
+    result = np.zeros((n, len(OUTCOMES)))
+    board = views[:, BOARD]
+    mine_off, theirs_off = views[:, MY_OFF], views[:, THEIR_OFF]
+    i_won = mine_off == 15
+    they_won = theirs_off == 15
+    done = i_won | they_won
+    if rules.backgammon_level:
+        perm = _perm(rules)
+        theirs_own = np.maximum(-board, 0)[:, perm]
+        mine_own = np.maximum(board, 0)
+        pinned = views[:, PINNED]
+        their_strays = views[:, THEIR_NEW] + views[:, THEIR_BAR] + theirs_own[:, 18:].sum(1)
+        their_strays = their_strays + (pinned[:, perm] == -1)[:, 18:].sum(1)
+        my_strays = views[:, MY_NEW] + views[:, MY_BAR] + mine_own[:, 18:].sum(1)
+        my_strays = my_strays + (pinned == 1)[:, 18:].sum(1)
+    else:
+        their_strays = my_strays = np.zeros(n)
+    result[:, 0] = i_won
+    result[:, 1] = i_won & (theirs_off == 0)
+    result[:, 2] = i_won & (theirs_off == 0) & (their_strays > 0) & rules.backgammon_level
+    result[:, 3] = they_won & (mine_off == 0)
+    result[:, 4] = they_won & (mine_off == 0) & (my_strays > 0) & rules.backgammon_level
+    if rules.mother_rule:
+        pinned = views[:, PINNED]
+        their_mother_point = _perm(rules)[23]
+        mine_pinned = (pinned[:, 23] == 1) & ~done
+        theirs_pinned = (pinned[:, their_mother_point] == -1) & ~done
+        draw = mine_pinned & theirs_pinned
+        i_mother = theirs_pinned & ~mine_pinned & (board[:, 23] <= 0)
+        they_mother = mine_pinned & ~theirs_pinned & (board[:, their_mother_point] >= 0)
+        result[:, 0] += i_mother
+        result[:, 1] += i_mother
+        result[:, 3] += they_mother
+        result[:, 5] = draw
+        done = done | draw | i_mother | they_mother
+    return done, result
+
+
+# --- inputs -------------------------------------------------------------------------------
+
+START_PIPS = {"opposite": 167, "diagonal": 360, "shared": 375}
+"""Pips at the start, to scale pip counts: long nardy, Plakoto and Jacquet start on one
+point (15 × 24), Russian backgammon outside the board (15 × 25)."""
+
+
+def input_names(rules: RaceRules) -> tuple[str, ...]:
+    """What each input column means, in order (``my3@13``: I have ≥ 3 on my 13 point)."""
+    names: list[str] = []
+    for who in ("my", "their"):
+        for point in range(1, 25):
+            names += [f"{who}1@{point}", f"{who}2@{point}", f"{who}3@{point}", f"{who}more@{point}"]
+    for who in ("my", "their"):
+        names += [f"{who}_off", f"{who}_pips"]
+        if rules.has_bar:
+            names.append(f"{who}_bar")
+        if rules.starts_off_board:
+            names += [f"{who}_unentered", f"{who}_entering_two"]
+        names.append(f"{who}_block")
+        if rules.lone_checker == "block":
+            names += [f"{who}_head", f"{who}_front"]
+        if rules.prime_rule == "unless_passed":
+            names.append(f"{who}_prime_legal")
+        if rules.prime_rule == "unless_home_anchor":
+            names.append(f"{who}_anchor_1_2")
+        if rules.courier:
+            names += [f"{who}_courier_travelling", f"{who}_courier_at"]
+        if rules.mother_rule:
+            names += [f"{who}_mother_alone", f"{who}_mother_pinned", f"{who}_pinned"]
+    if rules.mother_rule:
+        for who in ("my", "their"):
+            names += [f"{who}_pinned@{point}" for point in range(1, 25)]
+    if rules.doubles_chain:
+        names += [f"owed{die}" for die in range(1, 7)]
+    return tuple(names)
+
+
+def _thresholds(counts: np.ndarray) -> np.ndarray:
+    """gnubg's per-point inputs: ≥ 1, ≥ 2, ≥ 3, and (n − 3) / 2 above three."""
+    n, points = counts.shape
+    out = np.empty((n, points, 4))
+    out[:, :, 0] = counts >= 1
+    out[:, :, 1] = counts >= 2
+    out[:, :, 2] = counts >= 3
+    out[:, :, 3] = np.maximum(counts - 3, 0) / 2
+    return out.reshape(n, points * 4)
+
+
+_BITS = 1 << np.arange(24, dtype=np.int64)
+_GAPPED_BITS = np.where(np.arange(24) < 12, _BITS, _BITS << 1)
+"""Point bits with a gap between own 12 and 13, where a diagonal run cannot pass."""
+
+
+def _longest_run(held: np.ndarray, breaks_at_12: bool) -> np.ndarray:
+    """The longest run of consecutive held points along the opponent's route.
+
+    In the diagonal games (LN-1, JQ-1) my 12 and 13 are the opponent's 24 and 1, so
+    a run cannot go across them. Each ``x & (x >> 1)`` shortens every run by one.
+    """
+    x = held.astype(np.int64) @ (_GAPPED_BITS if breaks_at_12 else _BITS)
+    best = np.zeros(len(held))
+    while x.any():
+        best += x != 0
+        x &= x >> 1
+    return best
+
+
+def _side_features(
+    rules: RaceRules,
+    own: np.ndarray,
+    foe_own: np.ndarray,
+    off: np.ndarray,
+    bar: np.ndarray,
+    new: np.ndarray,
+    pinned_own: np.ndarray,
+    foe_pinned_in_own: np.ndarray,
+) -> list[np.ndarray]:
+    """One side's summary inputs, from its own numbering (``own[:, p - 1]``: its point p);
+    ``foe_own`` is the opponent's checkers in the opponent's own numbering."""
+    points = np.arange(1, 25)
+    pips = (own + pinned_own) @ points + 25 * (bar + new)
+    columns = [off / 15, pips / START_PIPS[rules.mapping]]
+    if rules.has_bar:
+        columns.append(bar / 2)
+    if rules.starts_off_board:
+        columns += [new / 15, (new > 13).astype(float)]  # RB-5: fewer than two entered
+    # A point blocks the opponent with one checker (LN-4, JQ-4), else with two, or with
+    # one that pins (PK-4).
+    held = own > 0 if rules.lone_checker == "block" else (own >= 2) | (foe_pinned_in_own > 0)
+    columns.append(_longest_run(held, rules.mapping == "diagonal") / 6)
+    if rules.lone_checker == "block":
+        columns.append(own[:, 23] / 15)  # the head (LN-5)
+        occupied = own > 0
+        front = np.where(occupied.any(1), np.argmax(occupied, axis=1) + 1, 0)
+        columns.append(front / 24)  # how far my leading checker has gone
+    if rules.prime_rule == "unless_passed":
+        # LN-7: a run of six is legal only ahead of an opponent's checker; the
+        # opponent's leading checker in its own numbers says where one may stand.
+        foe_occupied = foe_own > 0
+        foe_front = np.where(foe_occupied.any(1), np.argmax(foe_occupied, axis=1) + 1, 25)
+        columns.append((foe_front <= 18).astype(float))
+    if rules.prime_rule == "unless_home_anchor":
+        columns.append(((own[:, 0] > 0) & (own[:, 1] > 0)).astype(float))  # JQ-6
+    if rules.courier:
+        # JQ-5: one checker off the start and not yet home: only it may move.
+        off_start = own.copy()
+        off_start[:, 23] = 0
+        walker = np.where((off_start > 0).any(1), 24 - np.argmax(off_start[:, ::-1] > 0, axis=1), 0)
+        travelling = (own[:, 23] == 14) & (walker > 6)
+        columns += [travelling.astype(float), np.where(travelling, walker, 0) / 24]
+    if rules.mother_rule:
+        # PK-9: the mother is the last checker on own 24; pinned there, it loses the game.
+        columns.append(((own[:, 23] == 1) & (pinned_own[:, 23] == 0)).astype(float))
+        columns.append(pinned_own[:, 23].astype(float))
+        columns.append(pinned_own.sum(1) / 15)
+    return columns
+
+
+def encode(views: np.ndarray, rules: RaceRules) -> np.ndarray:
+    """Inputs (``(n, len(input_names(rules)))`` floats) of ``views`` of ``rules``' game."""
+    board = views[:, BOARD]
+    mine = np.maximum(board, 0)
+    theirs = np.maximum(-board, 0)
+    perm = _perm(rules)
+    theirs_own = theirs[:, perm]
+    pinned = views[:, PINNED]
+    mine_pinned = (pinned == 1).astype(np.int64)
+    theirs_pinned = (pinned == -1).astype(np.int64)
+    columns = [_thresholds(mine), _thresholds(theirs)]
+    summary = _side_features(
+        rules, mine, theirs_own, views[:, MY_OFF], views[:, MY_BAR], views[:, MY_NEW],
+        mine_pinned, theirs_pinned,
+    )  # fmt: skip
+    summary += _side_features(
+        rules, theirs_own, mine, views[:, THEIR_OFF], views[:, THEIR_BAR],
+        views[:, THEIR_NEW], theirs_pinned[:, perm], mine_pinned[:, perm],
+    )  # fmt: skip
+    columns.append(np.stack(summary, axis=1))
+    if rules.mother_rule:
+        columns += [mine_pinned, theirs_pinned]
+    if rules.doubles_chain:
+        owed = views[:, OWED]
+        columns.append(owed[:, None] == np.arange(1, 7)[None, :])
+    return np.concatenate(columns, axis=1, dtype=np.float64)
+
+
+__all__ = [
+    "OUTCOMES",
+    "VIEW",
+    "encode",
+    "finished",
+    "input_names",
+    "outputs_for",
+    "view_of",
+    "views_after",
+]

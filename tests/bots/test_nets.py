@@ -1,0 +1,214 @@
+"""The trained nets (issue 19): what each input means, legal choices, learning, shipped weights.
+
+Encoder cases are hand-made positions read back by input name (``input_names``), so
+each test says what an input means in the game's own words.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from sheshbesh.bots.arena import play_bout
+from sheshbesh.bots.base import RandomRaceBot
+from sheshbesh.bots.expectimax import OWN_VARIANTS
+from sheshbesh.bots.nets.bot import LEVELS, NetBot, shipped
+from sheshbesh.bots.nets.encode import encode, finished, input_names, view_of, views_after
+from sheshbesh.bots.nets.net import Net, flip_matrix
+from sheshbesh.bots.nets.train import roll, train
+from sheshbesh.bots.registry import make_bot
+from sheshbesh.games.race import Position, Side
+
+W, B = Side.WHITE, Side.BLACK
+
+
+def inputs(position: Position) -> dict[str, float]:
+    """The encoding of ``position`` for its side to move, by input name."""
+    row = encode(view_of(position)[None, :], position.rules)[0]
+    names = input_names(position.rules)
+    assert len(names) == len(row)
+    return dict(zip(names, row.tolist(), strict=True))
+
+
+# --- the encoder, per variant ----------------------------------------------------------
+
+
+def test_points_are_gnubg_thresholds_from_the_side_to_moves_own_numbers():
+    p = Position.from_own(
+        "caucasian_nardy", white={13: 5, 6: 1, "bar": 1, 24: 8}, black={24: 2, 8: 13}, turn=B
+    )
+    seen = inputs(p)
+    # Black to move: its own 8 holds 13 (≥ 3 and five more than three); its 24 holds 2.
+    assert [seen[f"my{k}@8"] for k in ("1", "2", "3", "more")] == [1, 1, 1, 5.0]
+    assert [seen[f"my{k}@24"] for k in ("1", "2", "3", "more")] == [1, 1, 0, 0]
+    # White's 13 is Black's 12 (opposite numbering); White's blot on its 6 is Black's 19.
+    assert [seen[f"their{k}@12"] for k in ("1", "2", "3", "more")] == [1, 1, 1, 1.0]
+    assert seen["their1@19"] == 1 and seen["their2@19"] == 0
+    assert seen["their_bar"] == 0.5 and seen["my_bar"] == 0
+    assert seen["my_pips"] == pytest.approx((2 * 24 + 13 * 8) / 167)
+    assert seen["my_block"] == pytest.approx(1 / 6)  # made points 24 and 8: runs of one
+
+
+def test_long_nardy_heads_blocks_and_the_six_point_run():
+    p = Position.from_own(
+        "long_nardy",
+        white={24: 9, 18: 1, 17: 1, 16: 1, 15: 1, 14: 1, 1: 1},
+        black={24: 14, 8: 1},
+    )
+    seen = inputs(p)
+    assert seen["my_head"] == pytest.approx(9 / 15) and seen["their_head"] == pytest.approx(14 / 15)
+    assert seen["my_block"] == pytest.approx(5 / 6)  # 18-17-16-15-14: one short of six
+    assert seen["my_front"] == pytest.approx(1 / 24)
+    # LN-7: a run of six is legal beyond an opposing checker. Black's leader on its own
+    # 8 leaves room for one (Black's 9-14); at the start nobody has any.
+    assert seen["my_prime_legal"] == 1
+    start = inputs(Position.start("long_nardy"))
+    assert start["my_prime_legal"] == start["their_prime_legal"] == 0
+
+
+def test_a_run_across_the_diagonal_seam_is_not_a_block():
+    """LN-1: my 12 and 13 are the opponent's 24 and 1, so they are not consecutive for him."""
+    p = Position.from_own(
+        "long_nardy", white={24: 9, 15: 1, 14: 1, 13: 1, 12: 1, 11: 1, 10: 1}, black={6: 15}
+    )
+    assert inputs(p)["my_block"] == pytest.approx(3 / 6)
+
+
+def test_plakoto_pins_and_mothers():
+    # White's blot on its 20 is pinned under Black (Black's own 5); White's mother
+    # (its last checker on 24) stands alone; Black's mother is pinned on White's 1.
+    p = Position.from_own(
+        "plakoto",
+        white={24: 1, 13: 11, 1: 1},
+        black={13: 10, 5: 1},
+        white_pinned=[20],
+        black_pinned=[24],
+    )
+    seen = inputs(p)
+    assert seen["my_pinned@20"] == 1 and sum(seen[f"my_pinned@{q}"] for q in range(1, 25)) == 1
+    assert seen["their_pinned@1"] == 1  # Black's 24, in White's numbers
+    assert seen["my_mother_alone"] == 1 and seen["my_mother_pinned"] == 0
+    assert seen["their_mother_pinned"] == 1 and seen["their_mother_alone"] == 0
+    assert seen["my_pinned"] == pytest.approx(1 / 15)
+    # White's point 1 pins: it blocks Black like a made point (PK-4).
+    assert seen["my_block"] == pytest.approx(1 / 6)
+
+
+def test_russian_backgammon_unentered_checkers_and_the_owed_complement():
+    p = Position.from_own(
+        "russian_backgammon", white={"new": 14, 20: 1}, black={"new": 5, 6: 10}, owed=5
+    )
+    seen = inputs(p)
+    assert seen["my_unentered"] == pytest.approx(14 / 15) and seen["my_entering_two"] == 1
+    assert seen["their_unentered"] == pytest.approx(5 / 15) and seen["their_entering_two"] == 0
+    assert [seen[f"owed{d}"] for d in range(1, 7)] == [0, 0, 0, 0, 1, 0]
+    assert seen["my_pips"] == pytest.approx((14 * 25 + 20) / 375)
+
+
+def test_jacquet_courier_and_the_home_anchor():
+    travelling = Position.from_own("jacquet", white={24: 14, 15: 1}, black={24: 15})
+    seen = inputs(travelling)
+    assert seen["my_courier_travelling"] == 1 and seen["my_courier_at"] == pytest.approx(15 / 24)
+    assert seen["their_courier_travelling"] == 0 and seen["my_anchor_1_2"] == 0
+    home = Position.from_own("jacquet", white={24: 12, 5: 1, 2: 1, 1: 1}, black={24: 15})
+    seen = inputs(home)
+    assert seen["my_courier_travelling"] == 0 and seen["my_anchor_1_2"] == 1
+
+
+@pytest.mark.parametrize("variant", sorted(OWN_VARIANTS))
+def test_views_of_candidates_match_the_positions_and_outcomes_match_the_rules(variant):
+    """The fast path (search tuples) and the slow one (positions) agree, ends included."""
+    rng = random.Random(7)
+    for _ in range(3):
+        position, opening = Position.start(variant), True
+        while position.outcome() is None:
+            plays = position.legal_plays(roll(rng, position, opening))
+            opening = False
+            if not plays:
+                position = position.pass_turn()
+                continue
+            views, _ = views_after(position, plays)
+            done, result = finished(views, position.rules)
+            for view, over, levels, play in zip(views, done, result, plays, strict=True):
+                after = play.after
+                assert (view == view_of(after)).all(), after.text()
+                outcome = after.outcome()
+                assert over == (outcome is not None), after.text()
+                if outcome is not None:
+                    me = after.turn
+                    won, lost = outcome.winner is me, outcome.winner is me.other
+                    expected = [won, won and outcome.level >= 2, won and outcome.level >= 3,
+                                lost and outcome.level >= 2, lost and outcome.level >= 3,
+                                outcome.winner is None]  # fmt: skip
+                    assert levels.tolist() == [float(e) for e in expected], after.text()
+            position = rng.choice(plays).after
+
+
+# --- the net -----------------------------------------------------------------------------
+
+
+def test_the_flip_gives_the_other_sides_chances():
+    outputs = ("win", "win2", "lose2", "draw")
+    t, c = flip_matrix(outputs)
+    mine = np.array([0.5, 0.2, 0.1, 0.1])  # win, win2, lose2, draw
+    theirs = c + t @ mine
+    assert theirs.tolist() == pytest.approx([0.4, 0.1, 0.2, 0.1])
+
+
+@pytest.mark.parametrize("variant", sorted(OWN_VARIANTS))
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_the_nets_choice_is_always_a_legal_play(variant, level):
+    """The arena applies every action as the server does: an illegal one would raise."""
+    net = Net.create(variant, seed=1)
+    bot = NetBot(level, seed=1, nets={variant: net})
+    bout = play_bout((bot, RandomRaceBot(seed=2)), variant, seed=3, budget=0.05)
+    assert bout.points >= 0 and len(bout.think[0]) > 0
+
+
+def test_training_is_deterministic_and_weights_round_trip(tmp_path):
+    first, second = Net.create("plakoto", seed=4), Net.create("plakoto", seed=4)
+    train(first, 6, seed=9, checkpoint=0, log=lambda line: None)
+    train(second, 6, seed=9, checkpoint=0, log=lambda line: None)
+    assert np.array_equal(first.w1, second.w1) and np.array_equal(first.w2, second.w2)
+    assert not np.array_equal(first.w1, Net.create("plakoto", seed=4).w1)  # it learnt
+    first.save(tmp_path / "plakoto.npz")
+    loaded = Net.load(tmp_path / "plakoto.npz")
+    assert loaded.games == 6 and np.array_equal(loaded.w1, first.w1)
+
+
+def test_a_run_stopped_after_a_checkpoint_left_the_weights_of_a_shorter_run():
+    """docs/training/README.md: shipped weights are the last checkpoint of a timed run."""
+    saved: list[np.ndarray] = []
+    longer = Net.create("jacquet", seed=2)
+    train(longer, 4, seed=3, checkpoint=2, checkpoint_games=0, log=lambda line: None,
+          save=lambda net: saved.append(net.w1.copy()))  # fmt: skip
+    shorter = Net.create("jacquet", seed=2)
+    train(shorter, 2, seed=3, checkpoint=0, log=lambda line: None)
+    assert np.array_equal(saved[0], shorter.w1) and not np.array_equal(saved[1], shorter.w1)
+
+
+def test_a_few_hundred_games_of_self_play_beat_the_random_bot():
+    net = Net.create("plakoto", seed=5)
+    train(net, 300, seed=5, checkpoint=0, log=lambda line: None)
+    nets = {"plakoto": net}
+    wins = 0
+    for game in range(200):
+        mine = NetBot("hard", seed=game, nets=nets)
+        flip = game % 2 == 1
+        bots = (RandomRaceBot(seed=game), mine) if flip else (mine, RandomRaceBot(seed=game))
+        bout = play_bout(bots, "plakoto", seed=10_000 + game)
+        wins += bout.winner == (1 if flip else 0)
+    assert wins >= 160, wins
+
+
+# --- the shipped weights -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", sorted(OWN_VARIANTS))
+def test_shipped_weights_load_as_package_data_and_play(variant):
+    net = shipped(variant)  # importlib.resources: works from a wheel as from the checkout
+    assert net.variant == variant and net.games > 0
+    bot = make_bot("net:hard")
+    assert variant in bot.variants
