@@ -119,6 +119,7 @@ class Postgres:
 
 SAMPLE = (
     "SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()),"
+    " (SELECT xact_rollback FROM pg_stat_database WHERE datname = current_database()),"
     " (SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'),"
     " (SELECT count(*) FROM pg_locks WHERE NOT granted)"
 )
@@ -138,8 +139,9 @@ class Watch:
     """Samples taken about once a second in the window."""
 
     db: Postgres
-    first: tuple[float, int] | None = None
-    last: tuple[float, int] | None = None
+    first: tuple[float, int, int] | None = None
+    last: tuple[float, int, int] | None = None
+    """When, commits, rollbacks (a read-only session ends with a rollback)."""
     waiting: list[int] = field(default_factory=list)
     ungranted: list[int] = field(default_factory=list)
     failed: int = 0
@@ -149,20 +151,23 @@ class Watch:
 
     def sample(self) -> None:
         try:
-            commits, waiting, ungranted = (int(x) for x in self.db.query(SAMPLE).split("|"))
+            commits, rollbacks, waiting, ungranted = (
+                int(x) for x in self.db.query(SAMPLE).split("|")
+            )
         except (RuntimeError, ValueError):  # the database is away (a fault run)
             self.failed += 1
             return
         now = time.monotonic()
-        self.first = self.first or (now, commits)
-        self.last = (now, commits)
+        self.first = self.first or (now, commits, rollbacks)
+        self.last = (now, commits, rollbacks)
         self.waiting.append(waiting)
         self.ungranted.append(ungranted)
 
-    def commits_per_s(self) -> float:
+    def commits_per_s(self, column: int = 1) -> float:
+        """Commits a second in the window (``column`` 2: rollbacks)."""
         if self.first is None or self.last is None or self.last[0] <= self.first[0]:
             return float("nan")
-        return (self.last[1] - self.first[1]) / (self.last[0] - self.first[0])
+        return (self.last[column] - self.first[column]) / (self.last[0] - self.first[0])
 
     def statements(self) -> int:
         return int(self.db.query(STATEMENTS).strip() or 0)
@@ -316,7 +321,8 @@ def details(o: Outcome) -> str:
     if o.watch is not None:
         w = o.watch
         lines.append(
-            f"  database: {w.commits_per_s():.0f} commits/s; sessions waiting on a lock"
+            f"  database: {w.commits_per_s():.0f} commits/s and {w.commits_per_s(2):.0f}"
+            f" read-only transactions (rollbacks)/s; sessions waiting on a lock"
             f" mean {mean(w.waiting):.1f}, max {max(w.waiting, default=0)};"
             f" ungranted locks max {max(w.ungranted, default=0)}; {o.statements} statements"
             f" in the window ({o.statements / max(1, r.total('accepted')):.1f} per accepted move)"
