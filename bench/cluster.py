@@ -310,6 +310,9 @@ def row(o: Outcome) -> str:
 def details(o: Outcome) -> str:
     r = o.run
     lines = [load.details(r)]
+    client = r.total("cpu_s") / max(1e-9, r.seconds) * 100
+    lines.append(f"  client: {client:.0f}% CPU ({len(r.results)} processes on the same cores),"
+                 f" event-loop lag p99 {load.pct(r.merged('lag'), 99):.1f} ms")  # fmt: skip
     lines.append(f"  reconnects {r.total('reconnects'):.0f}; load average {o.load_average:.1f}"
                  " when the run started" + (f"; fault: {o.fault}" if o.fault else ""))  # fmt: skip
     b, a = o.before, o.after
