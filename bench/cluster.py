@@ -121,7 +121,10 @@ SAMPLE = (
     "SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()),"
     " (SELECT xact_rollback FROM pg_stat_database WHERE datname = current_database()),"
     " (SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'),"
-    " (SELECT count(*) FROM pg_locks WHERE NOT granted)"
+    " (SELECT count(*) FROM pg_locks WHERE NOT granted),"
+    " (SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()),"
+    " (SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+    " AND state = 'idle in transaction')"
 )
 STATEMENTS = (
     "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements"
@@ -144,24 +147,51 @@ class Watch:
     """When, commits, rollbacks (a read-only session ends with a rollback)."""
     waiting: list[int] = field(default_factory=list)
     ungranted: list[int] = field(default_factory=list)
+    connected: list[int] = field(default_factory=list)
+    """The club's connections (every process's pool)."""
+    in_transaction: list[int] = field(default_factory=list)
+    """Connections inside a transaction that wait for the club, not for the database."""
     failed: int = 0
+
+    cpu: tuple[float, float] | None = None
+    """When, and the CPU seconds of every PostgreSQL process, at the first sample."""
+    cpu_share: float = float("nan")
 
     def start(self) -> None:
         self.db.query("SELECT pg_stat_statements_reset()")
 
+    def database_cpu(self) -> float:
+        """CPU seconds used so far by the PostgreSQL server's processes (its backends)."""
+        pid = int((self.db.cluster.directory / "data" / "postmaster.pid").read_text().split()[0])
+        total = 0.0
+        with contextlib.suppress(psutil.Error):
+            main = psutil.Process(pid)
+            for process in [main, *main.children()]:
+                with contextlib.suppress(psutil.Error):
+                    times = process.cpu_times()
+                    total += times.user + times.system
+        return total
+
     def sample(self) -> None:
         try:
-            commits, rollbacks, waiting, ungranted = (
+            commits, rollbacks, waiting, ungranted, connected, in_transaction = (
                 int(x) for x in self.db.query(SAMPLE).split("|")
             )
         except (RuntimeError, ValueError):  # the database is away (a fault run)
             self.failed += 1
             return
         now = time.monotonic()
+        with contextlib.suppress(OSError, ValueError):
+            if self.cpu is None:
+                self.cpu = (now, self.database_cpu())
+            else:
+                self.cpu_share = (self.database_cpu() - self.cpu[1]) / (now - self.cpu[0]) * 100
         self.first = self.first or (now, commits, rollbacks)
         self.last = (now, commits, rollbacks)
         self.waiting.append(waiting)
         self.ungranted.append(ungranted)
+        self.connected.append(connected - 1)  # not this sample's own
+        self.in_transaction.append(in_transaction)
 
     def commits_per_s(self, column: int = 1) -> float:
         """Commits a second in the window (``column`` 2: rollbacks)."""
@@ -324,10 +354,14 @@ def details(o: Outcome) -> str:
     if o.watch is not None:
         w = o.watch
         lines.append(
-            f"  database: {w.commits_per_s():.0f} commits/s and {w.commits_per_s(2):.0f}"
+            f"  database: {w.cpu_share:.0f}% CPU (its processes together);"
+            f" {w.commits_per_s():.0f} commits/s and {w.commits_per_s(2):.0f}"
             f" read-only transactions (rollbacks)/s; sessions waiting on a lock"
             f" mean {mean(w.waiting):.1f}, max {max(w.waiting, default=0)};"
-            f" ungranted locks max {max(w.ungranted, default=0)}; {o.statements} statements"
+            f" ungranted locks max {max(w.ungranted, default=0)}; connections mean"
+            f" {mean(w.connected):.0f}, max {max(w.connected, default=0)}, idle in a transaction"
+            f" mean {mean(w.in_transaction):.1f}, max {max(w.in_transaction, default=0)};"
+            f" {o.statements} statements"
             f" in the window ({o.statements / max(1, r.total('accepted')):.1f} per accepted move)"
             + (f"; {w.failed} samples failed" if w.failed else "")
         )

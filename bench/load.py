@@ -546,7 +546,9 @@ class Worker:
     async def main(self, conn: multiprocessing.connection.Connection) -> None:
         loop = asyncio.get_running_loop()
         jar = CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))  # cookies are ours
-        limits = httpx.Limits(max_connections=self.config.http_concurrency)
+        # idle connections dropped well before uvicorn's 5 s keep-alive ends, or a request
+        # may go out on one the server is closing at that moment (a ReadError)
+        limits = httpx.Limits(max_connections=self.config.http_concurrency, keepalive_expiry=2)
         self.http = httpx.AsyncClient(base_url=self.config.base, timeout=120, cookies=jar,
                                       limits=limits, trust_env=False)  # fmt: skip
         try:
