@@ -100,7 +100,10 @@ class Server:
 
     def __enter__(self) -> Server:
         env = dict(os.environ)
+        # the graces long: a player who has not opened his game (his request) for a while is
+        # only waiting for the bench's other players to be set up
         env.update(SHESHBESH_PASSWORD_PROFILE="fast", SHESHBESH_ABANDON_GRACE="600",
+                   SHESHBESH_REQUEST_GRACE="600",
                    SHESHBESH_SIGNUP_LIMITS="off", SHESHBESH_YOUNG_STAKE="off",
                    **self.env)  # fmt: skip
         paths = [*filter(None, [env.get("PYTHONPATH")]), str(ROOT / "src")]  # the caller's first
