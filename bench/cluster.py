@@ -156,21 +156,22 @@ class Watch:
     cpu: tuple[float, float] | None = None
     """When, and the CPU seconds of every PostgreSQL process, at the first sample."""
     cpu_share: float = float("nan")
+    seen: dict[int, float] = field(default_factory=dict)
 
     def start(self) -> None:
         self.db.query("SELECT pg_stat_statements_reset()")
 
     def database_cpu(self) -> float:
-        """CPU seconds used so far by the PostgreSQL server's processes (its backends)."""
+        """CPU seconds used so far by the PostgreSQL server's processes (its backends; one
+        that has ended counts with what it had used when it was last seen)."""
         pid = int((self.db.cluster.directory / "data" / "postmaster.pid").read_text().split()[0])
-        total = 0.0
         with contextlib.suppress(psutil.Error):
             main = psutil.Process(pid)
             for process in [main, *main.children()]:
                 with contextlib.suppress(psutil.Error):
                     times = process.cpu_times()
-                    total += times.user + times.system
-        return total
+                    self.seen[process.pid] = times.user + times.system
+        return sum(self.seen.values())
 
     def sample(self) -> None:
         try:

@@ -471,7 +471,7 @@ class Worker:
     async def again_later(self, game: Game, seat: Seat, v: int) -> None:
         await asyncio.sleep(1.0)
         if seat.v == v and seat.acting_v == v:
-            seat.acting_v = -2
+            seat.acting_v, seat.tried = -2, []  # the whole menu again: nothing was refused
             self.ready(game, seat, think=False)
 
     # --- acting -------------------------------------------------------------------------
