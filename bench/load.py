@@ -82,26 +82,36 @@ def free_port() -> int:
 class Server:
     """``sheshbesh serve`` on a fresh SQLite file in a subprocess, killed on the way out."""
 
-    def __init__(self, tag: str, deflate: bool, env: dict[str, str] | None = None) -> None:
+    def __init__(self, tag: str, deflate: bool, env: dict[str, str] | None = None,
+                 database: str | None = None, redis: str | None = None) -> None:  # fmt: skip
         self.stem = f"/tmp/load-{os.getpid()}-{tag}"
         self.env = UNLIMITED if env is None else env
         self.db = Path(self.stem + ".db")
+        self.database = database or str(self.db)
+        """A PostgreSQL URL (bench/cluster.py), or this run's own SQLite file."""
+        self.redis = redis
         self.log = Path(self.stem + ".log")
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.deflate = deflate
         self.proc: subprocess.Popen[bytes] | None = None
         self.ps: psutil.Process | None = None
+        self.last_rss, self.last_cpu = 0, 0.0
 
     def __enter__(self) -> Server:
         env = dict(os.environ)
+        # the graces long: a player who has not opened his game (his request) for a while is
+        # only waiting for the bench's other players to be set up
         env.update(SHESHBESH_PASSWORD_PROFILE="fast", SHESHBESH_ABANDON_GRACE="600",
+                   SHESHBESH_REQUEST_GRACE="600",
                    SHESHBESH_SIGNUP_LIMITS="off", SHESHBESH_YOUNG_STAKE="off",
                    **self.env)  # fmt: skip
         paths = [*filter(None, [env.get("PYTHONPATH")]), str(ROOT / "src")]  # the caller's first
         env["PYTHONPATH"] = os.pathsep.join(paths)
-        command = [sys.executable, "-m", "sheshbesh.cli", "serve", "--db", str(self.db),
+        command = [sys.executable, "-m", "sheshbesh.cli", "serve", "--db", self.database,
                    "--port", str(self.port)]  # fmt: skip
+        if self.redis:
+            command += ["--redis", self.redis]
         with self.log.open("wb") as log:
             self.proc = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
@@ -133,12 +143,16 @@ class Server:
 
     def rss(self) -> int:
         assert self.ps is not None
-        return int(self.ps.memory_info().rss)
+        with contextlib.suppress(psutil.Error):  # killed (bench/cluster.py): its last figure
+            self.last_rss = int(self.ps.memory_info().rss)
+        return self.last_rss
 
     def cpu(self) -> float:
         assert self.ps is not None
-        times = self.ps.cpu_times()
-        return float(times.user + times.system)
+        with contextlib.suppress(psutil.Error):
+            times = self.ps.cpu_times()
+            self.last_cpu = float(times.user + times.system)
+        return self.last_cpu
 
     def __exit__(self, *exc: object) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -152,7 +166,7 @@ class Server:
             with contextlib.suppress(OSError):
                 Path(str(self.db) + suffix).unlink()
         failed = bool(exc) and isinstance(exc[0], type) and issubclass(exc[0], Exception)
-        if not failed:  # kept only to explain a failure
+        if not failed and not os.environ.get("LOAD_KEEP_LOGS"):  # kept to explain a failure
             with contextlib.suppress(OSError):
                 self.log.unlink()
 
@@ -170,6 +184,15 @@ class Config:
     deflate: bool
     http_concurrency: int
     seed: int
+    bases: tuple[str, ...] = ()
+    """Several processes (bench/cluster.py): a pair's two players sit on neighbouring ones,
+    and a player whose process is gone goes on through the next (``?v=``)."""
+
+    def home(self, pair: int, index: int) -> str:
+        """The process the ``index``-th player of pair number ``pair`` starts on."""
+        if not self.bases:
+            return self.base
+        return self.bases[(pair + index) % len(self.bases)]
 
 
 @dataclass(eq=False)
@@ -178,6 +201,8 @@ class Player:
     csrf: str = ""
     """The server's token, bound to the session: a guest's first, the session's after."""
     sid: str = ""
+    base: str = ""
+    """The process this player talks to (another after his own died)."""
 
     def headers(self) -> dict[str, str]:
         """A browser's: both cookies, and the CSRF token repeated in the header."""
@@ -199,6 +224,8 @@ class Seat:
     acting_v: int = -2
     tried: list[dict[str, Any]] = field(default_factory=list)
     closing: bool = False
+    lost: bool = False
+    """The socket closed before its first state (a cluster's process or database away)."""
     snapshot: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -245,7 +272,8 @@ class Worker:
         self.config = config
         self.rng = random.Random(config.seed * 7919 + (pairs[0] if pairs else 0))
         self.pairs = [
-            Pair(n, (Player(f"L{2 * n:05d}"), Player(f"L{2 * n + 1:05d}")),
+            Pair(n, (Player(f"L{2 * n:05d}", base=config.home(n, 0)),
+                     Player(f"L{2 * n + 1:05d}", base=config.home(n, 1))),
                  config.variants[n % len(config.variants)])
             for n in pairs
         ]  # fmt: skip
@@ -262,6 +290,7 @@ class Worker:
         self.sent = 0
         self.accepted = 0
         self.finished = 0
+        self.reconnects = 0
         self.tasks: set[asyncio.Task[Any]] = set()
 
     # --- HTTP ---------------------------------------------------------------------------
@@ -270,7 +299,8 @@ class Worker:
         assert self.http is not None
         async with self.gate:
             try:
-                response = await self.http.post(path, json=body, headers=player.headers())
+                response = await self.http.post(player.base + path, json=body,
+                                                headers=player.headers())  # fmt: skip
             except httpx.HTTPError as error:
                 raise Refused(f"http_{type(error).__name__}") from None
         if response.status_code >= 300:
@@ -288,7 +318,7 @@ class Worker:
     async def register(self, player: Player) -> None:
         assert self.http is not None
         async with self.gate:
-            player.csrf = (await self.http.get("/api/csrf")).json()["token"]
+            player.csrf = (await self.http.get(player.base + "/api/csrf")).json()["token"]
         await self.post(player, "/api/register", {"username": player.name, "password": PASSWORD})
 
     async def start_game(self, pair: Pair) -> str:
@@ -309,7 +339,9 @@ class Worker:
         return game
 
     async def open_seat(self, game: Game, seat: Seat) -> None:
-        url = self.config.base.replace("http://", "ws://") + f"/ws/game/{game.id}"
+        url = seat.player.base.replace("http://", "ws://") + f"/ws/game/{game.id}"
+        if seat.v >= 0:  # back after a lost connection: what was missed, from the log
+            url += f"?v={seat.v}"
         try:
             seat.ws = await connect(
                 url, additional_headers={"Cookie": f"sid={seat.player.sid}"}, proxy=None,
@@ -318,8 +350,11 @@ class Worker:
             )  # fmt: skip
         except (OSError, TimeoutError, WebSocketException) as error:
             raise Refused(f"ws_open_{type(error).__name__}") from None
+        seat.lost = False
         self.spawn(self.read(game, seat))
         await asyncio.wait_for(seat.snapshot.wait(), 120)
+        if seat.lost:
+            raise Refused("ws_lost_opening")
 
     async def close_game(self, game: Game) -> None:
         for seat in game.seats:
@@ -338,10 +373,39 @@ class Worker:
                 self.on_frame(game, seat, json.loads(text))
         except ConnectionClosed:
             pass
-        if not seat.closing and not self.stopping:
-            self.errors["disconnect"] += 1
-            game.broken = True
-            game.done.set()
+        if seat.closing or self.stopping:
+            return
+        if self.config.bases:
+            if not seat.snapshot.is_set():  # lost while opening: the opener tries again
+                seat.snapshot.set()
+                seat.lost = True
+                return
+            self.spawn(self.reconnect(game, seat))
+            return
+        self.errors["disconnect"] += 1
+        game.broken = True
+        game.done.set()
+
+    async def reconnect(self, game: Game, seat: Seat) -> None:
+        """As the page does after a lost socket: open it again with ``?v=`` after a short
+        wait, on the next process when the player's own does not answer."""
+        seat.snapshot = asyncio.Event()
+        seat.acting_v = -2
+        bases = self.config.bases
+        for _ in range(60):
+            await asyncio.sleep(0.5)
+            if seat.closing or self.stopping or game.over:
+                return
+            try:
+                await self.open_seat(game, seat)
+            except (Refused, TimeoutError):
+                seat.player.base = bases[(bases.index(seat.player.base) + 1) % len(bases)]
+                continue
+            self.reconnects += 1
+            return
+        self.errors["reconnect_failed"] += 1
+        game.broken = True
+        game.done.set()
 
     def on_frame(self, game: Game, seat: Seat, frame: dict[str, Any]) -> None:
         kind = frame["t"]
@@ -354,6 +418,7 @@ class Worker:
             if pending is not None:
                 self.heard(game, seat, v, pending)
         elif kind == "state":
+            seat.snapshot.set()  # a reopened socket (?v=) gets no snapshot: this is its end
             if frame["d"].get("result"):
                 self.end(game)
         elif kind == "legal":
@@ -396,8 +461,17 @@ class Worker:
         if error.get("re") != "action":
             return
         game.pending.pop(seat.v + 1, None)
+        if error.get("error") == "unavailable":  # the database is away: the same, later
+            self.spawn(self.again_later(game, seat, seat.v))
+            return
         if seat.legal_v == seat.v and len(seat.tried) < len(seat.legal or ()):
             seat.acting_v = -2  # try another action from the same menu
+            self.ready(game, seat, think=False)
+
+    async def again_later(self, game: Game, seat: Seat, v: int) -> None:
+        await asyncio.sleep(1.0)
+        if seat.v == v and seat.acting_v == v:
+            seat.acting_v, seat.tried = -2, []  # the whole menu again: nothing was refused
             self.ready(game, seat, think=False)
 
     # --- acting -------------------------------------------------------------------------
@@ -439,12 +513,29 @@ class Worker:
             await self.close_game(game)
             started = time.monotonic()
             try:
-                await self.open_game(pair, await self.start_game(pair))
+                await self.open_game(pair, await self.next_game(pair))
             except Refused as error:
                 self.errors[error.kind] += 1
                 return
             if not self.stopping:
                 self.new_game.append((time.monotonic() - started) * 1000)
+
+    async def next_game(self, pair: Pair) -> str:
+        """:meth:`start_game`; in a cluster, again on another process while one is down
+        or the database is away (each refusal still counted)."""
+        for _ in range(30 if self.config.bases else 1):
+            try:
+                return await self.start_game(pair)
+            except Refused as error:
+                if not self.config.bases or self.stopping:
+                    raise
+                self.errors[error.kind] += 1
+                if "unavailable" not in error.kind:
+                    bases = self.config.bases
+                    for player in pair.players:
+                        player.base = bases[(bases.index(player.base) + 1) % len(bases)]
+                await asyncio.sleep(1.0)
+        raise Refused("new_game_failed")
 
     async def watch_lag(self) -> None:
         """How late the client's own event loop wakes up (its share of any latency)."""
@@ -458,7 +549,9 @@ class Worker:
     async def main(self, conn: multiprocessing.connection.Connection) -> None:
         loop = asyncio.get_running_loop()
         jar = CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))  # cookies are ours
-        limits = httpx.Limits(max_connections=self.config.http_concurrency)
+        # idle connections dropped well before uvicorn's 5 s keep-alive ends, or a request
+        # may go out on one the server is closing at that moment (a ReadError)
+        limits = httpx.Limits(max_connections=self.config.http_concurrency, keepalive_expiry=2)
         self.http = httpx.AsyncClient(base_url=self.config.base, timeout=120, cookies=jar,
                                       limits=limits, trust_env=False)  # fmt: skip
         try:
@@ -535,6 +628,7 @@ class Worker:
             "latency": self.latency, "echo": self.echo, "new_game": self.new_game,
             "lag": self.lag, "errors": dict(self.errors), "sent": self.sent,
             "accepted": self.accepted, "finished": self.finished, "cpu_s": cpu,
+            "reconnects": self.reconnects,
             "live_pairs": live, "pairs": len(self.pairs),
         }  # fmt: skip
 
@@ -578,6 +672,9 @@ class Run:
     server_cpu: float = 0.0
     seconds: float = 0.0
     results: list[dict[str, Any]] = field(default_factory=list)
+    cpu_each: list[float] = field(default_factory=list)
+    """Each server process's CPU in the window (%), when there are several."""
+    rss_each: list[int] = field(default_factory=list)
 
     def merged(self, key: str) -> list[float]:
         return sorted(x for r in self.results for x in r[key])
@@ -609,54 +706,76 @@ def pct(values: list[float], p: float) -> float:
 
 def run(args: argparse.Namespace, games: int, tag: str) -> Run:
     """Start a server, bring ``games`` games to life, play for ``args.seconds``, measure."""
+    with Server(tag, args.deflate) as server:
+        return play(args, games, [server])
+
+
+def play(args: argparse.Namespace, games: int, servers: list[Server],
+         during: Callable[[float], None] | None = None) -> Run:  # fmt: skip
+    """Bring ``games`` games to life on running ``servers`` (one, or a cluster's processes,
+    the players spread over them), play for ``args.seconds``, measure. ``during`` is
+    called about once a second in the window with the seconds since it opened."""
     outcome = Run(games)
     ctx = multiprocessing.get_context("fork")
-    with Server(tag, args.deflate) as server:
-        outcome.rss_idle = server.rss()
-        config = Config(server.base, args.think, args.seconds, args.stake, args.variants,
-                        args.deflate, args.http_concurrency, args.seed)  # fmt: skip
-        workers = max(1, min(args.workers, games))
-        shares = [list(range(w, games, workers)) for w in range(workers)]
-        procs, conns = [], []
-        try:
-            for share in shares:
-                mine, theirs = ctx.Pipe()
-                proc = ctx.Process(target=worker_main, args=(theirs, config, share), daemon=True)
-                proc.start()
-                procs.append(proc)
-                conns.append(mine)
-            for info in gather(conns, "games", 600, server):
-                for key, value in info.items():
-                    outcome.setup[key] = max(outcome.setup.get(key, 0.0), value)
-            time.sleep(0.5)
-            outcome.rss_before = server.rss()
-            broadcast(conns, "open")
-            for info in gather(conns, "ready", 600, server):
-                outcome.setup["open_s"] = max(outcome.setup.get("open_s", 0.0), info["open_s"])
-            time.sleep(0.5)
-            outcome.rss_after = outcome.rss_peak = server.rss()
-            cpu, started = server.cpu(), time.monotonic()
-            broadcast(conns, "go")
 
-            def sample() -> None:
-                nonlocal cpu_end, end
-                if time.monotonic() - started <= args.seconds:
-                    outcome.rss_peak = max(outcome.rss_peak, server.rss())
-                    cpu_end, end = server.cpu(), time.monotonic()
+    def rss() -> int:
+        return sum(server.rss() for server in servers)
 
-            cpu_end, end = cpu, started
-            outcome.results = gather(conns, "result", args.seconds + 120, server, sample)
-            outcome.server_cpu = (cpu_end - cpu) / max(1e-9, end - started) * 100
-            outcome.seconds = args.seconds
-        finally:
-            for conn in conns:
-                with contextlib.suppress(OSError):
-                    conn.close()
-            for proc in procs:
-                proc.join(timeout=20)
-                if proc.is_alive():
-                    proc.terminate()
-                    proc.join(timeout=5)
+    outcome.rss_idle = rss()
+    bases = tuple(server.base for server in servers) if len(servers) > 1 else ()
+    config = Config(servers[0].base, args.think, args.seconds, args.stake, args.variants,
+                    args.deflate, args.http_concurrency, args.seed, bases)  # fmt: skip
+    workers = max(1, min(args.workers, games))
+    shares = [list(range(w, games, workers)) for w in range(workers)]
+    procs, conns = [], []
+    try:
+        for share in shares:
+            mine, theirs = ctx.Pipe()
+            proc = ctx.Process(target=worker_main, args=(theirs, config, share), daemon=True)
+            proc.start()
+            procs.append(proc)
+            conns.append(mine)
+        for info in gather(conns, "games", 600, servers):
+            for key, value in info.items():
+                outcome.setup[key] = max(outcome.setup.get(key, 0.0), value)
+        time.sleep(0.5)
+        outcome.rss_before = rss()
+        broadcast(conns, "open")
+        for info in gather(conns, "ready", 600, servers):
+            outcome.setup["open_s"] = max(outcome.setup.get("open_s", 0.0), info["open_s"])
+        time.sleep(0.5)
+        outcome.rss_after = outcome.rss_peak = rss()
+        outcome.rss_each = [server.rss() for server in servers]
+        cpu = [server.cpu() for server in servers]
+        started = time.monotonic()
+        broadcast(conns, "go")
+
+        def sample() -> None:
+            nonlocal cpu_end, end
+            elapsed = time.monotonic() - started
+            if elapsed <= args.seconds:
+                outcome.rss_peak = max(outcome.rss_peak, rss())
+                outcome.rss_each = [max(a, s.rss()) for a, s in zip(outcome.rss_each, servers,
+                                                                    strict=True)]  # fmt: skip
+                cpu_end, end = [server.cpu() for server in servers], time.monotonic()
+                if during is not None:
+                    during(elapsed)
+
+        cpu_end, end = cpu, started
+        outcome.results = gather(conns, "result", args.seconds + 120, servers, sample)
+        span = max(1e-9, end - started)
+        outcome.cpu_each = [(b - a) / span * 100 for a, b in zip(cpu, cpu_end, strict=True)]
+        outcome.server_cpu = sum(outcome.cpu_each)
+        outcome.seconds = args.seconds
+    finally:
+        for conn in conns:
+            with contextlib.suppress(OSError):
+                conn.close()
+        for proc in procs:
+            proc.join(timeout=20)
+            if proc.is_alive():
+                proc.terminate()
+                proc.join(timeout=5)
     return outcome
 
 
@@ -667,7 +786,7 @@ def broadcast(conns: list[multiprocessing.connection.Connection], command: str) 
 
 def gather(
     conns: list[multiprocessing.connection.Connection], phase: str, timeout: float,
-    server: Server, tick: Callable[[], None] | None = None,
+    servers: list[Server], tick: Callable[[], None] | None = None,
 ) -> list[dict[str, Any]]:  # fmt: skip
     """Each worker's report for ``phase``; sample the server once a second meanwhile."""
     replies: dict[int, dict[str, Any]] = {}
@@ -682,7 +801,8 @@ def gather(
             except EOFError:
                 raise RuntimeError(f"a worker died before {phase!r}") from None
             if kind == "failed":
-                raise RuntimeError(f"a worker failed before {phase!r}: {data}\n{server.tail()}")
+                tails = "\n".join(server.tail() for server in servers)
+                raise RuntimeError(f"a worker failed before {phase!r}: {data}\n{tails}")
             assert kind == phase, (kind, phase)
             replies[conns.index(conn)] = data  # type: ignore[arg-type]
         if tick is not None:

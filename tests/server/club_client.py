@@ -356,6 +356,11 @@ class ServerProcess:
             time.sleep(0.05)
         raise RuntimeError("server did not start")
 
+    def output(self) -> str:
+        """What the server has written to stderr so far (its log)."""
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")
+
     def kill(self, sig: int = signal.SIGKILL) -> None:
         assert self.process is not None
         self.process.send_signal(sig)

@@ -81,6 +81,8 @@ class Cluster:
     prefix: list[str]
     """How to run a server binary as its owner (``runuser -u postgres --`` under root)."""
     names: Iterator[int] = field(default_factory=itertools.count)
+    options: str = ""
+    """Server settings after :data:`SERVER_OPTIONS` (the cluster bench's own)."""
 
     def url(self, database: str) -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
@@ -107,6 +109,19 @@ class Cluster:
         finally:
             self.sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
+    def down(self) -> None:
+        """Stop the server, keeping its data: every connection is cut and none is taken
+        until :meth:`up` (a fast shutdown, which writes what was committed: the tests'
+        ``synchronous_commit=off`` would lose the last commits in an immediate one)."""
+        data = str(self.directory / "data")
+        stop = [*self.prefix, str(self.bin / "pg_ctl"), "-D", data, "-m", "fast", "-w", "stop"]
+        _check(subprocess.run(stop, capture_output=True, text=True, timeout=60, check=False))
+
+    def up(self) -> None:
+        """Start the stopped server again on its own port, with its data."""
+        start = _start_command(self.prefix, self.bin, self.directory, self.port, self.options)
+        _check(subprocess.run(start, capture_output=True, text=True, timeout=90, check=False))
+
     def stop(self) -> None:
         """Stop the server at once (nothing to keep) and remove its directory."""
         data = str(self.directory / "data")
@@ -117,8 +132,9 @@ class Cluster:
             shutil.rmtree(self.directory, ignore_errors=True)
 
 
-def start() -> Cluster:
-    """initdb into a new temporary directory and start the server; :meth:`Cluster.stop` ends it."""
+def start(options: str = "") -> Cluster:
+    """initdb into a new temporary directory and start the server; :meth:`Cluster.stop` ends it.
+    ``options`` (``-c name=value …``) are set after, and over, :data:`SERVER_OPTIONS`."""
     bin_dir = find_bin()
     prefix = run_as()
     directory = Path(tempfile.mkdtemp(prefix="sheshbesh-pg-"))
@@ -130,32 +146,39 @@ def start() -> Cluster:
             "-A", "trust", "-E", "UTF8", "--no-locale", "--no-sync",
         ]  # fmt: skip
         _check(subprocess.run(initdb, capture_output=True, text=True, timeout=120, check=False))
-        return _start(prefix, bin_dir, directory)
+        return _start(prefix, bin_dir, directory, options)
     except BaseException:
         shutil.rmtree(directory, ignore_errors=True)
         raise
 
 
-def _start(prefix: list[str], bin_dir: Path, directory: Path, attempts: int = 5) -> Cluster:
+def _start(prefix: list[str], bin_dir: Path, directory: Path, options: str,
+           attempts: int = 5) -> Cluster:  # fmt: skip
     """``pg_ctl start`` on a free port (another port if someone took it in between)."""
-    data, log = directory / "data", directory / "server.log"
+    log = directory / "server.log"
     for _ in range(attempts):
         port = free_port()
-        options = (
-            f"-p {port} -c listen_addresses=127.0.0.1"
-            f" -c unix_socket_directories={directory} {SERVER_OPTIONS}"
-        )
-        start = [
-            *prefix, str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(log),
-            "-o", options, "-w", "-t", "60", "start",
-        ]  # fmt: skip
+        start = _start_command(prefix, bin_dir, directory, port, options)
         done = subprocess.run(start, capture_output=True, text=True, timeout=90, check=False)
         if done.returncode == 0:
-            return Cluster(bin_dir, directory, port, prefix)
+            return Cluster(bin_dir, directory, port, prefix, options=options)
         text = log.read_text(errors="replace") if log.exists() else ""
         if "Address already in use" not in text:
             _check(done, text)
     raise RuntimeError(f"PostgreSQL did not start after {attempts} attempts")
+
+
+def _start_command(prefix: list[str], bin_dir: Path, directory: Path, port: int,
+                   extra: str = "") -> list[str]:  # fmt: skip
+    """``pg_ctl start`` of the cluster in ``directory`` on loopback ``port``, waiting for it."""
+    options = (
+        f"-p {port} -c listen_addresses=127.0.0.1"
+        f" -c unix_socket_directories={directory} {SERVER_OPTIONS} {extra}"
+    )
+    return [
+        *prefix, str(bin_dir / "pg_ctl"), "-D", str(directory / "data"),
+        "-l", str(directory / "server.log"), "-o", options, "-w", "-t", "60", "start",
+    ]  # fmt: skip
 
 
 def _check(done: subprocess.CompletedProcess[str], log: str = "") -> None:

@@ -70,6 +70,12 @@ class TooMany(ApiError):
 UNREACHABLE = "the club's database is unreachable for a moment: nothing was changed; try again"
 
 
+CONNECTION_STATES = ("08", "57P01", "57P02", "57P03")
+"""PostgreSQL's SQLSTATEs for a connection lost or refused (class 08) and for a server
+shutting down or not yet accepting (57P01-57P03: "the database system is shutting down",
+"… is starting up"): asyncpg reports these at connect time as plain errors."""
+
+
 def database_unreachable(error: BaseException) -> bool:
     """Whether ``error`` says the database cannot be reached (a restart, a network cut),
     not that a statement was wrong: the transaction rolled back, and a retry may pass."""
@@ -79,9 +85,14 @@ def database_unreachable(error: BaseException) -> bool:
         return True
     if isinstance(error, exc.OperationalError | exc.InterfaceError | exc.DisconnectionError):
         return True
-    # asyncpg's own, unwrapped at connect time; a refusal can only be the database's (the
-    # club connects to nothing else), while a client's socket going away is not one.
-    return isinstance(error, ConnectionRefusedError) or type(error).__module__.startswith("asyncpg")
+    if isinstance(error, exc.DBAPIError):  # a server going down or up says so by its state
+        return str(getattr(error.orig, "sqlstate", "")).startswith(CONNECTION_STATES)
+    # asyncpg's own, unwrapped at connect time, and the socket errors of connecting: a
+    # refused or reset connection can only be the database's (the club connects to nothing
+    # else but Redis, whose client wraps its own), while a client's socket going away is not.
+    return isinstance(error, ConnectionRefusedError | ConnectionResetError) or type(
+        error
+    ).__module__.startswith("asyncpg")
 
 
 def database_trouble(error: BaseException) -> bool:

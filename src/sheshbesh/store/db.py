@@ -67,7 +67,7 @@ class Database:
         self.is_sqlite = make_url(self.url).get_backend_name() == "sqlite"
         options: dict[str, Any] = {"echo": echo}
         if not self.is_sqlite:
-            options.update(pool_size=20, max_overflow=20, pool_pre_ping=True)
+            options.update(pool_size=20, max_overflow=20)
         self.engine: AsyncEngine = create_async_engine(self.url, **options)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)

@@ -46,7 +46,13 @@ from sheshbesh.server.accounts.csrf import same_origin
 from sheshbesh.server.chat import rooms as chat
 from sheshbesh.server.chat.readers import ChatItem, blocklists_of, history_frame, say
 from sheshbesh.server.club import Club, club_of
-from sheshbesh.server.errors import ApiError, as_api_error, database_unreachable, log_failure
+from sheshbesh.server.errors import (
+    UNREACHABLE,
+    ApiError,
+    as_api_error,
+    database_unreachable,
+    log_failure,
+)
 from sheshbesh.server.limits import CLOSE_CODE, Budget, Guard, Verdict
 from sheshbesh.server.protocol import (
     ActionMsg,
@@ -71,6 +77,8 @@ T = TypeVar("T")
 DATABASE_RETRY = 1.0
 """Seconds a socket's writer waits before asking an unreachable database again."""
 router = APIRouter()
+TRY_AGAIN = 1013
+"""The close code of a socket that could not open while the database was unreachable."""
 QUEUE_LIMIT = 512
 """Frames a socket may fall behind before it is closed (the client resyncs on reconnect)."""
 CLOSING_WAIT = 5.0
@@ -303,9 +311,23 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     try:
         binding = await bound.bind(ws)
         await _serve(club, ws, game_id, guard, binding)
+    except Exception as error:
+        if not database_unreachable(error):
+            raise
+        await _come_back_later(ws, game_id, error)
     finally:
         bound.release(binding)
         guard.release()
+
+
+async def _come_back_later(ws: WebSocket, game_id: str, error: Exception) -> None:
+    """The database could not be reached where the socket cannot wait for it (its session,
+    its game, its seat's presence while it opens; a chat line): say so and close with 1013,
+    "try again later". The client reconnects with ``?v=`` and misses nothing (issue 20)."""
+    log.warning("game %s: a socket closed, the database is unreachable (%r)", game_id[:20], error)
+    with contextlib.suppress(Exception):  # the client may be gone already
+        await ws.send_text(error_frame("unavailable", UNREACHABLE, "socket"))
+        await ws.close(code=TRY_AGAIN, reason="the database is unreachable")
 
 
 async def _serve(club: Club, ws: WebSocket, game_id: str, guard: Guard,
@@ -325,19 +347,21 @@ async def _serve(club: Club, ws: WebSocket, game_id: str, guard: Guard,
     if user is not None:
         await blocklists_of(club).watch(user.id)
     hub = await hubs.join(round_, socket)
-    if seat is not None:
-        await round_.arrive(seat)
-    else:
-        await count_spectator(club, round_, +1)
-    writer = asyncio.create_task(_write(club, round_, socket, _since(ws)))
-    try:
+    writer: asyncio.Task[None] | None = None
+    try:  # from here on, whatever fails is undone below: no socket stays behind in the hub
+        if seat is not None:
+            await round_.arrive(seat)
+        else:
+            await count_spectator(club, round_, +1)
+        writer = asyncio.create_task(_write(club, round_, socket, _since(ws)))
         await _read(club, round_, socket, binding, guard)
     finally:
-        if guard.flooded or (binding is not None and binding.ended):
-            await asyncio.wait({writer}, timeout=CLOSING_WAIT)
-        writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await writer
+        if writer is not None:
+            if guard.flooded or (binding is not None and binding.ended):
+                await asyncio.wait({writer}, timeout=CLOSING_WAIT)
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
         await hubs.leave(hub, socket)
         if user is not None:
             await blocklists_of(club).unwatch(user.id)

@@ -1,0 +1,117 @@
+"""PostgreSQL unreachable for a moment mid-game (issue 20), on a cluster of this test's
+own: it is stopped (a fast shutdown, every connection cut) and started again on the
+same port with the same data.
+
+While it is down a move is refused with ``unavailable`` and changes nothing, and a page
+that needs the database answers 503; a player who reconnects meanwhile (``?v=``) waits
+for his first frames. Once it is back, the move is taken at once, every socket hears
+every event exactly once and in order (``GameSocket.recv`` asserts that ``v`` grows by
+one), the game goes on to its end, its stored log has no gap and the ledger sums to zero.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pg
+import pytest
+from club_client import GameSocket, Player, ServerProcess, next_mover, play_randomly
+from test_cluster_faults import QUIET, START, caught_up, open_on
+from websockets.exceptions import ConnectionClosed
+
+
+@pytest.fixture
+def own_postgres() -> Iterator[pg.Cluster]:
+    """A PostgreSQL cluster of this test's own (it gets stopped and started again)."""
+    try:
+        cluster = pg.start()
+    except pg.Unavailable as why:
+        if pg.required():
+            pytest.fail(f"PostgreSQL is required ({pg.REQUIRE}=1) but unavailable: {why}")
+        pytest.skip(f"PostgreSQL unavailable: {why}")
+    yield cluster
+    cluster.stop()
+
+
+def test_a_move_while_postgresql_is_down_is_refused_and_the_game_resumes_after(
+    own_postgres: pg.Cluster,
+) -> None:
+    own_postgres.sql("CREATE DATABASE club")  # never dropped: the cluster goes, down or up
+    server = ServerProcess(own_postgres.url("club")).start()
+    try:
+        play_through_an_outage(own_postgres, server)
+    except BaseException:
+        print(server.output())  # what the server saw, beside the test's failure
+        raise
+    finally:
+        server.stop()
+
+
+def play_through_an_outage(cluster: pg.Cluster, server: ServerProcess) -> None:
+    rng = random.Random(31)
+    ann, bob = Player(server.base, "ann").register(), Player(server.base, "bob").register()
+    game = bob.accept(ann.offer(variant="backgammon", stake=50)["id"])["id"]
+    a, b = ann.watch(game), bob.watch(game)
+    crowd = GameSocket(None, game, base=server.base)
+    for sock in (a, b, crowd):
+        sock.until(lambda f: f["t"] == "snapshot")
+    for _ in range(6):
+        mover = next_mover([a, b])
+        assert mover is not None
+        assert mover.act(quiet_choice(mover, rng))["t"] == "state"
+    caught_up([a, b, crowd], a.v - 1)
+    mover = next_mover([a, b])
+    assert mover is not None
+    before = mover.v
+    action = quiet_choice(mover, rng)
+
+    cluster.down()
+    refused = mover.act(action)
+    assert refused["t"] == "error" and refused["d"]["error"] == "unavailable", refused
+    assert refused["d"]["re"] == "action"
+    page = bob.get(f"/api/games/{game}/record")
+    assert page.status_code == 503 and page.json()["error"] == "unavailable", page.text
+    ann_again = open_on(server.base, ann)  # her other tab, opened while it is down
+    closed = GameSocket(ann_again, game, since=before - 2)
+    told_to_come_back(closed)  # her session could not be read
+    told_to_come_back(GameSocket(None, game, base=server.base))  # a guest: his count not written
+    assert closed.v == before - 2
+    cluster.up()
+    again = GameSocket(ann_again, game, since=closed.v)  # as the page does: back with ?v=
+
+    assert mover.act(action)["t"] == "state"  # taken at once: nothing half-written before
+    sockets = [a, b, crowd, again]
+    caught_up(sockets, before)
+    assert not [e for s in sockets for e in s.errors if e is not refused["d"]]
+    play_randomly(sockets, random.Random(32))  # the spectator and the new tab read along
+
+    record = bob.get(f"/api/games/{game}/record").json()
+    seqs = [record["created"]["seq"], *(e["seq"] for e in record["events"])]
+    assert seqs == list(range(len(seqs)))  # no gap, nothing twice
+    assert record["events"][-1]["type"] == "finished"
+    assert all(s.v == seqs[-1] for s in sockets), [s.v for s in sockets]
+    health = httpx_health(server)
+    assert health["ok"] and health["ledger_total"] == 0
+    assert ann.balance() + bob.balance() == 2 * START
+    for person in (ann, bob, ann_again):
+        person.close()
+    crowd.close()
+
+
+def quiet_choice(mover: GameSocket, rng: random.Random) -> dict[str, Any]:
+    return dict(rng.choice([m for m in mover.legal or [] if m["type"] not in QUIET]))
+
+
+def told_to_come_back(sock: GameSocket) -> None:
+    """The socket is told ``unavailable`` and closed with 1013, "try again later"."""
+    with pytest.raises(ConnectionClosed) as ended:
+        sock.until(lambda f: False)
+    assert ended.value.rcvd is not None and ended.value.rcvd.code == 1013
+    assert [e["error"] for e in sock.errors] == ["unavailable"]
+
+
+def httpx_health(server: ServerProcess) -> dict[str, object]:
+    return dict(httpx.get(server.base + "/healthz", timeout=10).json())
