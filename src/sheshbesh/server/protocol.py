@@ -70,7 +70,7 @@ def parse_client(text: str | bytes, max_size: int) -> ClientMsg:
     ...
     sheshbesh.server.protocol.BadFrame: unknown frame type 5; expected action, sync, ping or chat
     >>> parse_client('{"t": "chat", "room": "players", "text": "gl hf"}', 4096)
-    ChatMsg(room='players', text='gl hf')
+    ChatMsg(room='players', text='gl hf', play=None)
     >>> parse_client("[" * 1000 + "]" * 1000, 4096)
     Traceback (most recent call last):
     ...

@@ -76,7 +76,9 @@ class Room:
         """The room a stored key names.
 
         >>> Room.parse("game:ab12cd34:players")
-        Room(name='players', game_id='ab12cd34')
+        Room(name='players', game_id='ab12cd34', number=None)
+        >>> Room.parse("game:ab12cd34:crew:2").key
+        'game:ab12cd34:crew:2'
         >>> Room.parse("lobby").key
         'lobby'
         """
