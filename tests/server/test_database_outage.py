@@ -2,9 +2,10 @@
 own: it is stopped (a fast shutdown, every connection cut) and started again on the
 same port with the same data.
 
-While it is down a move is refused with ``unavailable`` and changes nothing, and a page
-that needs the database answers 503; a player who reconnects meanwhile (``?v=``) waits
-for his first frames. Once it is back, the move is taken at once, every socket hears
+While it is down a move is refused with ``unavailable`` and changes nothing, a page
+that needs the database answers 503, and a game socket opened meanwhile (a player's
+other tab, a guest) is told ``unavailable`` and closed with 1013, to be opened again
+with ``?v=``. Once it is back, the move is taken at once, every socket hears
 every event exactly once and in order (``GameSocket.recv`` asserts that ``v`` grows by
 one), the game goes on to its end, its stored log has no gap and the ledger sums to zero.
 """
