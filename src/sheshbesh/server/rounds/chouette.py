@@ -30,7 +30,6 @@ import contextlib
 import json
 import logging
 import math
-import secrets
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -64,10 +63,9 @@ from sheshbesh.store.models import Game, GameEvent, GameSeat, User
 from sheshbesh.store.models import Request as GameRequest
 
 from .chouette_table import ChouetteTable
-from .log import events_after, keep_dice
+from .log import TIMER_RETRY, events_after, keep_dice, locked_game, stored_dice
 
 log = logging.getLogger(__name__)
-TIMER_RETRY = 1.0
 ARRIVAL = 15.0
 """Seconds a seated person may be away when a game starts before he is unseated."""
 
@@ -183,12 +181,8 @@ class ChouetteRound:
         ]  # fmt: skip
 
     def seat_clock(self) -> SeatClock | None:
-        state = self._clock_state().get("clock")
-        return None if state is None else SeatClock.from_state(state)
-
-    def _clock_state(self) -> dict[str, Any]:
         assert self.game is not None
-        return dict(self.game.clock or {})
+        return self._seat_clock(self.game)
 
     def next_game_at(self) -> float | None:
         """When the break ends and the next game starts (None: a game runs, or not yet)."""
@@ -359,7 +353,7 @@ class ChouetteRound:
         caught up; the round adopts the result and everyone is told after the commit."""
         async with self.lock:
             async with self.club.db.transaction() as session:
-                game = await self._locked(session)
+                game = await locked_game(session, self.id)
                 table = await self.catch_up(session, game)
                 events, after = await work(session, game, table)
                 await self._read_seats(session)
@@ -391,7 +385,7 @@ class ChouetteRound:
         now: float,
     ) -> Done:  # fmt: skip
         """Apply ``action``, store its events, money and clock; the table after it."""
-        dice = self._dice(game)
+        dice = stored_dice(self.club, game)
         after, events = table.step(action, dice)
         await self._store(session, game, table, after, list(events), now)
         keep_dice(game, dice)
@@ -438,7 +432,7 @@ class ChouetteRound:
         state = dict(game.clock or {})
         kinds = {event["type"] for event in events}
         control = TimeControl.parse(game.control)
-        clock = None if state.get("clock") is None else SeatClock.from_state(state["clock"])
+        clock = self._seat_clock(game)
         if "game_started" in kinds and control.timed:
             clock = SeatClock.start(control, after.session.seats)
         if clock is not None:
@@ -466,18 +460,6 @@ class ChouetteRound:
     def _seat_clock(self, game: Game) -> SeatClock | None:
         state = (game.clock or {}).get("clock")
         return None if state is None else SeatClock.from_state(state)
-
-    def _dice(self, game: Game) -> FairDice | None:
-        if game.dice_secret is None:
-            return None
-        box = DiceBox(game.next_roll, bytes.fromhex(game.dice_secret))
-        return FairDice(box, self.club.new_seed, lambda: secrets.token_hex(8))
-
-    async def _locked(self, session: AsyncSession) -> Game:
-        game = await session.scalar(select(Game).where(Game.id == self.id).with_for_update())
-        if game is None:
-            raise NotFound(f"no game {self.id!r}")
-        return game
 
     # --- the session: seats, start, close -------------------------------------------
 

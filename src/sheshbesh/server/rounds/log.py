@@ -1,14 +1,38 @@
-"""The stored log of a game or a table, read and kept the same way by every round."""
+"""The stored game row and its log, read, locked and kept the same way by every round
+(a two-player game's and a chouette table's)."""
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from sheshbesh.play.dice import DiceBox
 from sheshbesh.play.fair import FairDice
+from sheshbesh.server.club import Club
+from sheshbesh.server.errors import NotFound
 from sheshbesh.store.models import Game, GameEvent
+
+TIMER_RETRY = 1.0
+"""Seconds before a round's timers look again when the database was unreachable."""
+
+
+async def locked_game(session: AsyncSession, game_id: str) -> Game:
+    """The game's row, locked until the caller's transaction ends (``FOR UPDATE``)."""
+    game = await session.scalar(select(Game).where(Game.id == game_id).with_for_update())
+    if game is None:
+        raise NotFound(f"no game {game_id!r}")
+    return game
+
+
+def stored_dice(club: Club, game: Game) -> FairDice | None:
+    """The dice box the row keeps for the next roll (None: a game without dice)."""
+    if game.dice_secret is None:
+        return None
+    box = DiceBox(game.next_roll, bytes.fromhex(game.dice_secret))
+    return FairDice(box, club.new_seed, lambda: secrets.token_hex(8))
 
 
 def keep_dice(game: Game, dice: FairDice | None) -> None:

@@ -22,7 +22,6 @@ import contextlib
 import json
 import logging
 import math
-import secrets
 from typing import Any
 
 from sqlalchemy import select, update
@@ -30,8 +29,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from sheshbesh.games.race import Side
 from sheshbesh.play.clock import Clock
-from sheshbesh.play.dice import DiceBox
-from sheshbesh.play.fair import FairDice
 from sheshbesh.server.accounts.avatars import avatar_url
 from sheshbesh.server.club import Club
 from sheshbesh.server.errors import (
@@ -49,13 +46,11 @@ from sheshbesh.store.group import MoveWrite
 from sheshbesh.store.models import Game, User, players_of
 
 from .chouette import ChouetteRound
-from .log import events_after, keep_dice
+from .log import TIMER_RETRY, events_after, keep_dice, locked_game, stored_dice
 from .store import store_aborted, store_applied
 from .tables import Applied, Table, replay_table
 
 log = logging.getLogger(__name__)
-TIMER_RETRY = 1.0
-"""Seconds before a round's timers look again when the database was unreachable."""
 ARRIVAL = 15.0
 """Seconds a player may take to open a game he just started before "your turn" is sent."""
 
@@ -327,7 +322,7 @@ class Round:
     async def _act_locked(self, user_id: int | None, seen: int, data: Any) -> Applied:
         """Several processes may serve this game: lock its row and catch up first."""
         async with self.club.db.transaction() as session:
-            game = await self._locked(session)
+            game = await locked_game(session, self.id)
             table = await self.catch_up(session, game)
             seat = self._check(game, table, user_id, seen)
             action = table.parse(data, table.side_of(seat))
@@ -346,7 +341,7 @@ class Round:
         assert game is not None and table is not None
         seat = self._check(game, table, user_id, seen)
         action = table.parse(data, table.side_of(seat))
-        dice = self._dice(game)
+        dice = stored_dice(self.club, game)
         clock, now = self._clock_now(game)
         applied = table.apply(action, dice, clock, now)
         after = applied.table
@@ -380,19 +375,13 @@ class Round:
             now = max(now, clock.at)
         return clock, now
 
-    def _dice(self, game: Game) -> FairDice | None:
-        if game.dice_secret is None:
-            return None
-        box = DiceBox(game.next_roll, bytes.fromhex(game.dice_secret))
-        return FairDice(box, self.club.new_seed, lambda: secrets.token_hex(8))
-
     async def expire(self) -> None:
         """End the game if the running flag fell or the player to act stayed away (PL-7);
         abort it instead while a player has never opened it (issue 16, item 4)."""
         async with self.lock:
             applied, aborted = None, False
             async with self.club.db.transaction() as session:
-                game = await self._locked(session)
+                game = await locked_game(session, self.id)
                 if game.status != "live":
                     self.game = game
                     return
@@ -433,15 +422,9 @@ class Round:
         now, grace = self.club.now(), self.club.settings.abandon_grace
         return any(now >= (away_of(game, seat) or now) + grace for seat in seats)
 
-    async def _locked(self, session: AsyncSession) -> Game:
-        game = await session.scalar(select(Game).where(Game.id == self.id).with_for_update())
-        if game is None:
-            raise NotFound(f"no game {self.id!r}")
-        return game
-
     async def _apply(self, session: AsyncSession, game: Game, table: Table, action: Any) -> Applied:
         club = self.club
-        dice = self._dice(game)
+        dice = stored_dice(self.club, game)
         clock, now = self._clock_now(game)
         applied = table.apply(action, dice, clock, now)
         await store_applied(club, session, game, applied, now)
