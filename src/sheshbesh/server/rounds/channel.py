@@ -166,8 +166,7 @@ class Hub:
                 [frame("state", state, v=seq)],
                 _legal_frames(message, seq),
             )
-            table = self.round.table
-            if table is not None and table.seq < seq:
+            if not self.round.follow(message):  # behind by more than this message
                 _in_background(self.round.refresh(), f"game {self.round.id}: refresh")
             if message.get("offer") is not None:  # PL-3: for the players' eyes until answered
                 self.fan_out(batch, [s for s in self.sockets if s.seat is not None])

@@ -145,6 +145,11 @@ class ChouetteRound:
         await self._read_seats(session)
         return table
 
+    def follow(self, message: dict[str, Any]) -> bool:
+        """Whether this round already has the game as ``message`` leaves it (a table
+        always catches up from the stored log: it locks its row for every action)."""
+        return self.table is not None and self.table.seq >= message.get("seq", -1)
+
     # --- reading --------------------------------------------------------------------
 
     @property

@@ -1,12 +1,19 @@
 """Rounds: the one owner of each live game in this process (STYLE: one owner per game).
 
-A :class:`Round` handles one command at a time under its lock. Each command runs
-in one database transaction that locks the game's row (``SELECT … FOR UPDATE``
-on PostgreSQL; the single writer on SQLite), catches up with events another
-process may have stored, checks who acts and at which sequence number, applies
-the action through ``sheshbesh.play``, and stores the events, the dice box, the
-clock and the ledger rows together (DESIGN principles 3 and 4). Only after the
+A :class:`Round` handles one command at a time under its lock. It checks who
+acts and at which sequence number, applies the action through
+``sheshbesh.play`` in memory, and stores the events, the dice box, the clock
+and the ledger rows together (DESIGN principles 3 and 4). Only after the
 commit is anyone told, through the bus.
+
+A move that moves no money joins the group commit (``store.group``); one that
+does writes its ledger rows in one transaction with its events, under the
+game's row lock. Several processes may serve one game (on PostgreSQL): each
+keeps its table current from the bus's messages (:meth:`Round.follow`), and a
+write names the sequence number its move was decided at, so a process that was
+behind writes nothing, catches up from the stored log and decides again
+(:class:`sheshbesh.store.group.Behind`). docs/decisions.md says why this and
+not a lock per move or one owner per game.
 
 Time is the server's: the clock is read at the moment the command is handled,
 and a timer per round ends the game when a flag falls or when the player to act
@@ -42,7 +49,7 @@ from sheshbesh.server.errors import (
 from sheshbesh.server.events import RoundLoaded, RoundMoved, TurnAwaits
 from sheshbesh.server.money import escrow
 from sheshbesh.server.standings import ratings as standings
-from sheshbesh.store.group import MoveWrite
+from sheshbesh.store.group import Behind, MoveWrite
 from sheshbesh.store.models import Game, User, players_of
 
 from .chouette import ChouetteRound
@@ -52,6 +59,10 @@ from .tables import Applied, Table, replay_table
 
 log = logging.getLogger(__name__)
 ARRIVAL = 15.0
+CATCH_UPS = 3
+"""Times an action is decided again after another process stored a move first."""
+FOLLOWED = ("seq", "clock", "dice_secret", "next_roll")
+"""The game row's columns a move of the group commit changes (``store.group``)."""
 """Seconds a player may take to open a game he just started before "your turn" is sent."""
 
 
@@ -113,6 +124,10 @@ class Round:
         """The table at the stored sequence number (another process may have moved on)."""
         table = self.table
         assert table is not None
+        if game.seq > table.seq:
+            missed = await events_after(session, self.id, table.seq)
+            if missed and missed[0]["seq"] == table.seq + 1:
+                return table.fold(missed)
         if game.seq != table.seq:
             events = await events_after(session, self.id, -1)
             table = replay_table(game.kind, events[0], events[1:])
@@ -286,13 +301,26 @@ class Round:
     async def act(self, user_id: int | None, seen: int, data: Any) -> int:
         """A player's action on the game at sequence ``seen``; returns the new sequence."""
         async with self.lock:
-            if self.club.db.is_sqlite:
-                applied = await self._act_here(user_id, seen, data)
-            else:
-                self._refuse_early(user_id, seen)
-                applied = await self._act_locked(user_id, seen, data)
-        await self.publish(applied)
+            applied, row = await self._decide_current(user_id, seen, data)
+        await self.publish(applied, row)
         return applied.table.seq
+
+    async def _decide_current(
+        self, user_id: int | None, seen: int, data: Any
+    ) -> tuple[Applied, dict[str, Any] | None]:
+        """:meth:`_decide`, caught up from the stored log whenever another process stored a
+        move first, a few times at most; refused ``stale`` when the game is not where the
+        player saw it (he claims a move nobody stored, or the game keeps moving)."""
+        for _ in range(CATCH_UPS):
+            try:
+                return await self._decide(user_id, seen, data)
+            except Behind:
+                known = self.table.seq if self.table is not None else -1
+                await self._catch_up_stored()
+                if seen > known and self.table is not None and self.table.seq == known:
+                    break
+        raise Conflict("the game is not where this action was sent; resync and try again",
+                       code="stale")  # fmt: skip
 
     def _check(self, game: Game, table: Table, user_id: int | None, seen: int) -> int:
         """The acting seat, or the reason this user may not act now at ``seen``."""
@@ -310,35 +338,15 @@ class Round:
             )
         return seat
 
-    def _refuse_early(self, user_id: int | None, seen: int) -> None:
-        """Refuse without the database what it would refuse too: a spectator, or an action
-        older than what this process already knows (a stale flood costs no transaction)."""
-        game, table = self.game, self.table
-        if game is None or table is None:
-            return
-        if self.seat_of(user_id) is None or seen < table.seq:
-            self._check(game, table, user_id, seen)
-
-    async def _act_locked(self, user_id: int | None, seen: int, data: Any) -> Applied:
-        """Several processes may serve this game: lock its row and catch up first."""
-        async with self.club.db.transaction() as session:
-            game = await locked_game(session, self.id)
-            table = await self.catch_up(session, game)
-            seat = self._check(game, table, user_id, seen)
-            action = table.parse(data, table.side_of(seat))
-            applied = await self._apply(session, game, table, action)
-        self._adopt(applied, game)
-        return applied
-
-    async def _act_here(self, user_id: int | None, seen: int, data: Any) -> Applied:
-        """One process owns the game (SQLite): decide in memory, then store.
-
-        A move that moves no money joins the group commit (store/group.py); one
-        that does (a double's escrow, the payout) writes its ledger rows in the
-        same transaction as its events, as every money movement must.
-        """
+    async def _decide(
+        self, user_id: int | None, seen: int, data: Any
+    ) -> tuple[Applied, dict[str, Any] | None]:
+        """Decide in memory, then store; with the game row's new columns when the move went
+        through the group commit (what the other processes need to follow it)."""
         game, table = self.game, self.table
         assert game is not None and table is not None
+        if seen > table.seq and self.seat_of(user_id) is not None:
+            raise Behind(f"the player saw move {seen}; this process knows {table.seq}")
         seat = self._check(game, table, user_id, seen)
         action = table.parse(data, table.side_of(seat))
         dice = stored_dice(self.club, game)
@@ -348,12 +356,13 @@ class Round:
         moves_money = after.finished or game.stake * after.exposure() > min(game.held0, game.held1)
         if moves_money:
             async with self.club.db.transaction() as session:
-                row = await session.get(Game, self.id)
-                assert row is not None and row.seq == table.seq, "the stored game moved on"
+                row = await locked_game(session, self.id)
+                if row.seq != table.seq or row.status != "live":
+                    raise Behind(f"game {self.id} moved on from {table.seq}")
                 await store_applied(self.club, session, row, applied, now)
                 keep_dice(row, dice)
             self._adopt(applied, row)
-            return applied
+            return applied, None
         columns = {
             "seq": after.seq,
             "clock": game.clock if applied.clock is None else applied.clock.to_state(),
@@ -362,10 +371,48 @@ class Round:
             "at": now,
         }
         await self.club.db.group.write(MoveWrite(self.id, table.seq, list(applied.events), columns))
-        for name in ("seq", "clock", "dice_secret", "next_roll"):
-            setattr(game, name, columns[name])
+        self._follow_columns(columns)
         self.table = after
-        return applied
+        return applied, columns
+
+    def _follow_columns(self, columns: dict[str, Any]) -> None:
+        assert self.game is not None
+        for name in FOLLOWED:
+            setattr(self.game, name, columns[name])
+
+    async def _catch_up_stored(self) -> None:
+        """The game as stored, after another process moved it (or ended it) first."""
+        async with self.club.db.read() as session:
+            game = await session.get(Game, self.id)
+            if game is None:
+                raise NotFound(f"no game {self.id!r}")
+            self.table = await self.catch_up(session, game)
+            self.game = game
+        await self.check_cover()
+
+    def follow(self, message: dict[str, Any]) -> bool:
+        """Fold a move another process stored and published into this round, without the
+        database. False when the message does not follow on from this table (a gap, or a
+        move that moved money or ended the game): the caller refreshes from the stored log."""
+        table, row = self.table, message.get("row")
+        events = message.get("events") or []
+        if table is None or self.game is None:
+            return False
+        if table.seq >= message.get("seq", -1):
+            return True  # this process decided it, or has folded it already
+        if row is None or not events or events[0]["seq"] != table.seq + 1:
+            return False
+        if self.lock.locked():
+            return False  # deciding here at this moment: the stored log settles it
+        self.table = table.fold(events)
+        self._follow_columns(row)
+        menu = {frame["type"] for frame in message.get("legal") or ()}
+        self.uncovered = frozenset(  # what the deciding process left off the menu
+            frame["type"] for frame in self.table.legal()
+            if frame["type"] in ("double", "beaver") and frame["type"] not in menu
+        )  # fmt: skip
+        self.schedule()
+        return True
 
     def _clock_now(self, game: Game) -> tuple[Clock | None, float]:
         """The stored clock and the server's time, never before the clock's last event."""
@@ -435,12 +482,16 @@ class Round:
         self.table = applied.table
         self.game = game
 
-    async def publish(self, applied: Applied) -> None:
-        """Tell every process's sockets, then this club's packages (``RoundMoved``)."""
+    async def publish(self, applied: Applied, row: dict[str, Any] | None = None) -> None:
+        """Tell every process's sockets, then this club's packages (``RoundMoved``); ``row``:
+        the game row's columns after a move of the group commit, for the processes that
+        follow this game in memory (:meth:`follow`; never sent to a client)."""
         table = applied.table
         seat = self.to_act_seat()
         await self.check_cover()
         message = self.message(list(applied.events), table)
+        if row is not None:
+            message["row"] = {name: row[name] for name in FOLLOWED}
         if table.finished:
             async with self.club.db.read() as session:
                 assert self.game is not None

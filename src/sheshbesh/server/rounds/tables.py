@@ -23,9 +23,10 @@ from sheshbesh.play.clock import Clock
 from sheshbesh.play.clocking import clock_after
 from sheshbesh.play.errors import IllegalAction, NotYourTurn
 from sheshbesh.play.ids import gnubg_ids
-from sheshbesh.play.match import Match, replay_match
+from sheshbesh.play.match import Match, evolve_match, replay_match
 from sheshbesh.play.options import RaceOptions
 from sheshbesh.play.race import Event, Phase, RaceGame, replay
+from sheshbesh.play.race import evolve as evolve_game
 from sheshbesh.play.result import exposure
 from sheshbesh.server.errors import BadAction
 
@@ -186,6 +187,18 @@ class Table:
     def to_json(self, data: Any) -> Any:
         return data
 
+    def fold(self, events: list[Event]) -> Table:
+        """The table after ``events`` that another process decided and stored (the same
+        fold a replay of the log makes, from here on instead of from the start)."""
+        state = self.state
+        for event in events:
+            state = self.evolve(state, event)
+        return type(self)(state)
+
+    @staticmethod
+    def evolve(state: Any, event: Event) -> Any:
+        raise NotImplementedError
+
 
 # --- race: money games and matches ----------------------------------------------------
 
@@ -254,6 +267,10 @@ class RaceTable(Table):
     @classmethod
     def replay(cls, created: Event, events: list[Event]) -> Table:
         return cls(replay(created, events))
+
+    @staticmethod
+    def evolve(state: Any, event: Event) -> Any:
+        return evolve_game(state, event)
 
     @property
     def game(self) -> RaceGame:
@@ -353,6 +370,10 @@ class MatchTable(RaceTable):
     def replay(cls, created: Event, events: list[Event]) -> Table:
         return cls(replay_match(created, events))
 
+    @staticmethod
+    def evolve(state: Any, event: Event) -> Any:
+        return evolve_match(state, event)
+
     @property
     def game(self) -> RaceGame:
         return self.state.game  # type: ignore[no-any-return]
@@ -424,6 +445,10 @@ class DraughtsTable(Table):
     @classmethod
     def replay(cls, created: Event, events: list[Event]) -> Table:
         return cls(dr.replay(created, events))
+
+    @staticmethod
+    def evolve(state: Any, event: Event) -> Any:
+        return dr.evolve(state, event)
 
     def type_of(self, action: Any) -> str:
         return DRAUGHTS_TYPES[type(action)]

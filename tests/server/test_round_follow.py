@@ -1,0 +1,159 @@
+"""Several processes deciding one game (issue 20): each round decides in memory, and the
+store, not a row lock, keeps the log whole.
+
+Two :class:`Round` objects on one database stand for two processes that serve the
+same game (they share nothing but the database, as two processes do; the bus is
+this test's own, so what each publishes is read here). Checked on PostgreSQL, where
+several processes may serve a game:
+
+- a round that is behind the stored log catches up and decides the player's action
+  (he saw a move this round had not heard of);
+- two rounds deciding the same turn at the same moment: the store writes one, the
+  other writes nothing and its player is told ``stale``; the log has no gap and no
+  second move;
+- a game ended elsewhere (aborted) takes no move from a round that still thinks it live;
+- :meth:`Round.follow` folds a published move into the other round without the
+  database, and refuses a message that does not follow on from its table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from sqlalchemy import select, update
+from test_ledger import make_user
+
+from sheshbesh.server.club import Club
+from sheshbesh.server.errors import ApiError
+from sheshbesh.server.pubsub import MemoryBus
+from sheshbesh.server.rounds.round import Round
+from sheshbesh.server.rounds.start import start_game
+from sheshbesh.server.settings import Settings
+from sheshbesh.store.db import Database
+from sheshbesh.store.models import Game, GameEvent
+from sheshbesh.store.models import Request as GameRequest
+
+Body = Callable[[Club, int, int], Awaitable[None]]
+
+
+@pytest.fixture
+def pg_settings(postgres_url: str) -> Settings:
+    return Settings(database_url=postgres_url, password_profile="fast")
+
+
+def run(settings: Settings, body: Body) -> None:
+    """``body(club, ann, bob)`` with a draughts game ``g1`` started: Ann White, to move."""
+
+    async def main() -> None:
+        db = Database(settings.database_url)
+        await db.migrate()
+        club = Club(settings, db, MemoryBus())
+        try:
+            ann, bob = await make_user(db, "ann", 1000), await make_user(db, "bob", 1000)
+            request = GameRequest(owner_id=ann, variant="draughts", stake=0, clock="untimed",
+                                  options={"colour": "white"}, rated=False, seats=None)  # fmt: skip
+            async with db.transaction() as session:
+                await start_game(club, session, request, "g1", bob)
+            await body(club, ann, bob)
+        finally:
+            await db.close()
+
+    asyncio.run(main())
+
+
+async def loaded(club: Club) -> Round:
+    round_ = Round(club, "g1")
+    await round_.load()
+    return round_
+
+
+def first_move(round_: Round) -> dict[str, Any]:
+    assert round_.table is not None
+    return next(frame for frame in round_.table.legal() if frame["type"] == "move")
+
+
+async def stored_seqs(club: Club) -> list[int]:
+    async with club.db.read() as session:
+        rows = await session.scalars(
+            select(GameEvent.seq).where(GameEvent.game_id == "g1").order_by(GameEvent.seq)
+        )
+        return list(rows)
+
+
+def test_a_round_behind_the_log_catches_up_and_decides(pg_settings: Settings) -> None:
+    async def body(club: Club, ann: int, bob: int) -> None:
+        one, two = await loaded(club), await loaded(club)
+        seq = await one.act(ann, 0, first_move(one))
+        assert seq == 1 and two.table is not None and two.table.seq == 0
+        # Bob saw Ann's move through process one; process two has not heard of it.
+        seq = await two.act(bob, 1, first_move(one))
+        assert seq == 2 and two.table.seq == 2
+        assert await stored_seqs(club) == [0, 1, 2]
+        # And back: process one is behind now, Ann's next move is decided there.
+        assert await one.act(ann, 2, first_move(two)) == 3
+        assert await stored_seqs(club) == [0, 1, 2, 3]
+
+    run(pg_settings, body)
+
+
+def test_two_rounds_deciding_one_turn_store_one_move(pg_settings: Settings) -> None:
+    async def body(club: Club, ann: int, bob: int) -> None:
+        one, two = await loaded(club), await loaded(club)
+        assert one.table is not None and two.table is not None
+        moves = [frame for frame in one.table.legal() if frame["type"] == "move"]
+        assert len(moves) >= 2
+        # Ann's two tabs, on two processes, each send a different move at move 0.
+        assert await one.act(ann, 0, moves[0]) == 1
+        with pytest.raises(ApiError) as refused:
+            await two.act(ann, 0, moves[1])
+        assert refused.value.code == "stale"
+        assert await stored_seqs(club) == [0, 1]
+        async with club.db.read() as session:
+            game = await session.get(Game, "g1")
+            stored = await session.scalar(
+                select(GameEvent.event).where(GameEvent.game_id == "g1", GameEvent.seq == 1)
+            )
+        assert game is not None and game.seq == 1
+        assert stored is not None and stored["move"] == moves[0]["text"]
+        assert two.table.seq == 1  # it caught up with the move that was stored
+
+    run(pg_settings, body)
+
+
+def test_a_game_ended_elsewhere_takes_no_move(pg_settings: Settings) -> None:
+    async def body(club: Club, ann: int, bob: int) -> None:
+        one = await loaded(club)
+        async with club.db.writing() as connection:  # another process aborted it
+            await connection.execute(
+                update(Game.__table__).where(Game.id == "g1").values(status="aborted")  # type: ignore[arg-type]
+            )
+        with pytest.raises(ApiError) as refused:
+            await one.act(ann, 0, first_move(one))
+        assert refused.value.code == "game_over"
+        assert await stored_seqs(club) == [0]
+
+    run(pg_settings, body)
+
+
+def test_follow_folds_a_published_move_without_the_database(pg_settings: Settings) -> None:
+    async def body(club: Club, ann: int, bob: int) -> None:
+        heard: list[dict[str, Any]] = []
+        await club.bus.subscribe("game:g1", heard.append)
+        one, two = await loaded(club), await loaded(club)
+        await one.act(ann, 0, first_move(one))
+        (message,) = heard
+        assert "row" in message and message["row"]["seq"] == 1
+        await club.db.close()  # nothing below may touch the database
+        assert two.follow(message)
+        assert one.table is not None and two.table is not None and two.game is not None
+        assert two.table.view() == one.table.view() and two.table.seq == 1
+        assert one.game is not None and two.game.clock == one.game.clock
+        assert two.follow(message)  # heard twice: already there
+        gap = dict(message, seq=3, events=[dict(e, seq=3) for e in message["events"]])
+        assert not two.follow(gap)
+        assert not two.follow({k: v for k, v in message.items() if k != "row"} | {"seq": 2})
+
+    run(pg_settings, body)
