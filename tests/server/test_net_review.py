@@ -6,13 +6,16 @@ resigns, and the analysis route answers with the net's review, stored once.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import os
 from collections.abc import Iterator
 
 import pytest
 from club_client import Player, RunningClub, play_until
 
 from sheshbesh.server.bots import roster as club_bots
+from sheshbesh.server.bots.workers import ONE_THREAD, Workers
 from sheshbesh.server.settings import Settings
 
 TURNS = 12
@@ -81,3 +84,18 @@ def test_the_net_reviews_a_finished_long_nardy_game(people) -> None:
     deeper = bob.get(f"/api/games/{game_id}/analysis?plies=2")
     assert deeper.status_code == 200 and deeper.json()["plies"] == 2
     assert ann.get(f"/api/games/{game_id}/analysis?plies=3").status_code == 422
+
+
+def test_a_worker_runs_numpy_on_one_blas_thread() -> None:
+    """The nets' matrices are small: BLAS threads in a worker only fight for the cores
+    (a review five times slower on this machine), so each worker asks for one."""
+    workers = Workers(1)
+
+    async def ask() -> list[str | None]:
+        return [await workers.run(os.getenv, name) for name in ONE_THREAD]
+
+    try:
+        found = asyncio.run(ask())
+    finally:
+        workers.stop()
+    assert found == [os.environ.get(name, "1") for name in ONE_THREAD]
