@@ -79,7 +79,7 @@ def analyse_race_net(
     judge = _Judge(net or shipped(games[0].rules.name), games[0], DEPTH[plies])
     rolls: Rolls | None = None
     entries: list[Entry] = []
-    for game, event in zip(games, log, strict=False):
+    for game, event in zip(games[:-1], log, strict=True):  # each event with the game before it
         kind = event["type"]
         if kind == "opening" and event.get("first_dice"):
             rolls = FIRST_ROLLS  # BF-14: the opening roll is never a double
