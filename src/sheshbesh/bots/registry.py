@@ -182,12 +182,17 @@ def state_from_log(game_id: str, kind: str, log: list[Event]) -> GameState:
 def analyse_log(log: list[Event], plies: int) -> dict[str, Any]:
     """A finished game's analysis as JSON (run in a worker: it takes seconds).
 
-    Draughts is reviewed by dame-rs, the backgammon family by gnubg.
+    Draughts is reviewed by dame-rs, the five games gnubg does not play by their
+    trained nets, backgammon, short nardy and takhte nard by gnubg.
     """
     if log[0].get("variant") == "draughts":
         from .draughts_review import analyse_draughts
 
         return analyse_draughts(log[0], log[1:], plies=plies).to_json()
+    from .nets.review import REVIEWED, analyse_race_net
+
+    if log[0].get("variant") in REVIEWED:
+        return analyse_race_net(log[0], log[1:], plies=plies).to_json()
     from .analysis import analyse_events
 
     return analyse_events(log[0], log[1:], plies=plies).to_json()

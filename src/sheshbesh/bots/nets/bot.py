@@ -93,41 +93,42 @@ class NetBot(RaceBot):
         for rank, candidate in enumerate(order):
             if rank >= 2 and self.clock() > deadline:
                 break
-            value = self._one_ply(net, plays[candidate].after, game.position.turn, weights)
+            value = one_ply(net, plays[candidate].after, game.position.turn, weights)
             if value > best_value:
                 best, best_value = plays[candidate], value
         return best
-
-    def _one_ply(self, net: Net, position: Position, me: Side, weights: np.ndarray) -> float:
-        """Equity for ``me`` of ``position``, its mover's best 0-ply reply to each roll."""
-        done, exact = net.exact(_view(position))
-        if done[0]:
-            value = float(net.equity(exact, weights)[0])
-            return value if position.turn is me else -value
-        total = 0.0
-        for dice, chance in rolls_for(position):
-            plays = position.legal_plays(dice)
-            if not plays:
-                after = position.pass_turn()
-                outputs = _value(net, after)
-                value = float(net.equity(outputs, weights)[0])
-                total += chance * (value if after.turn is me else -value)
-                continue
-            _, equity, _ = best_play(net, position, plays, weights)
-            best = float(equity.max())
-            total += chance * (best if position.turn is me else -best)
-        return total
 
     def accepts_resignation(self, game: RaceGame, side: Side, level: int) -> bool:
         """Accept when the offer is worth at least the net's equity of playing on."""
         net = self.net(game.rules.name)
         values = level_values(game)
-        outputs = _value(net, game.position)
+        outputs = outputs_of(net, game.position)
         equity = float(net.equity(outputs, net.level_weights(values))[0])
         if game.position.turn is not side:
             equity = -equity
         offered = 1.0 + (values[0] if level >= 2 else 0.0) + (values[1] if level >= 3 else 0.0)
         return offered >= equity
+
+
+def one_ply(net: Net, position: Position, me: Side, weights: np.ndarray) -> float:
+    """Equity for ``me`` of ``position``, its mover's best 0-ply reply to each roll."""
+    done, exact = net.exact(_view(position))
+    if done[0]:
+        value = float(net.equity(exact, weights)[0])
+        return value if position.turn is me else -value
+    total = 0.0
+    for dice, chance in rolls_for(position):
+        plays = position.legal_plays(dice)
+        if not plays:
+            after = position.pass_turn()
+            outputs = outputs_of(net, after)
+            value = float(net.equity(outputs, weights)[0])
+            total += chance * (value if after.turn is me else -value)
+            continue
+        _, equity, _ = best_play(net, position, plays, weights)
+        best = float(equity.max())
+        total += chance * (best if position.turn is me else -best)
+    return total
 
 
 def _view(position: Position) -> np.ndarray:
@@ -136,7 +137,7 @@ def _view(position: Position) -> np.ndarray:
     return view_of(position)[None, :]
 
 
-def _value(net: Net, position: Position) -> np.ndarray:
+def outputs_of(net: Net, position: Position) -> np.ndarray:
     """Outputs of ``position`` for its side to move (exact if the game is over)."""
     from .encode import encode
 
@@ -147,4 +148,4 @@ def _value(net: Net, position: Position) -> np.ndarray:
     return net.forward(encode(views, net.rules))[1]
 
 
-__all__ = ["LEVELS", "NetBot", "shipped"]
+__all__ = ["LEVELS", "NetBot", "one_ply", "outputs_of", "shipped"]

@@ -1,5 +1,5 @@
-"""The bots' routes: the list of the club's bots, a finished game's review (gnubg, dame-rs),
-and a bot invited to a chouette table's seat."""
+"""The bots' routes: the list of the club's bots, a finished game's review (gnubg, the
+trained nets, dame-rs), and a bot invited to a chouette table's seat."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request
 
 from sheshbesh.bots.analysis import AnalysisError
 from sheshbesh.bots.draughts_review import DraughtsAnalysisError
+from sheshbesh.bots.expectimax import OWN_VARIANTS
 from sheshbesh.bots.gnubg_board import GNUBG_VARIANTS
 from sheshbesh.server.accounts.sessions import require_user
 from sheshbesh.server.club import club_of
@@ -19,8 +20,9 @@ from sheshbesh.store.models import Game, User
 from .host import BotHost
 from .reviews import Reviewer
 
-REVIEWED = (*GNUBG_VARIANTS, "draughts")
-"""The variants a finished game of can be reviewed."""
+REVIEWED = (*GNUBG_VARIANTS, *sorted(OWN_VARIANTS), "draughts")
+"""The variants a finished game of can be reviewed: gnubg's three, the five the trained
+nets play (``bots/nets/review.py``) and draughts: every game of the club."""
 
 router = APIRouter(prefix="/api/bots", tags=["bots"])
 analysis_router = APIRouter(prefix="/api/games", tags=["games"])
@@ -37,8 +39,10 @@ async def bot_list(request: Request) -> list[dict[str, Any]]:
 async def game_analysis(game_id: str, request: Request, plies: int = 1) -> Any:
     """The review of a finished game: every decision's error (and luck, where there are dice).
 
-    gnubg reviews backgammon, short nardy and takhte nard; dame-rs reviews draughts
-    (``plies`` then picks its nodes per position, see ``bots/draughts_review.py``).
+    gnubg reviews backgammon, short nardy and takhte nard; the trained nets the other
+    five race games (``plies`` 0 and 1 at 0-ply, 2 a roll further, see
+    ``bots/nets/review.py``); dame-rs reviews draughts (``plies`` then picks its nodes
+    per position, see ``bots/draughts_review.py``).
 
     Only after the end, so that nobody is coached during play, and only for a
     logged-in player; ``plies`` 0-2 (2 takes tens of seconds for a long game).

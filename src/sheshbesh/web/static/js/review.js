@@ -1,5 +1,6 @@
-// The review of a finished game: gnubg's judgement of every decision of a
-// backgammon-family game, or dame-rs's of every draughts move (GET
+// The review of a finished game: gnubg's judgement of every decision of
+// backgammon, short nardy and takhte nard, the trained net's of every play of the
+// other five race games, or dame-rs's of every draughts move (GET
 // /api/games/{id}/analysis), each player's totals, and the list of decisions.
 // Choosing one shows its position on the room's board (a draughts move with the
 // engine's best move drawn on it), so the review steps through the game decision
@@ -12,7 +13,9 @@ import { clear, h } from "./dom.js";
 import { equityGraph } from "./equitygraph.js";
 import { number, signed as signedNumber } from "./i18n.js";
 
-export const REVIEWED = new Set(["backgammon", "short_nardy", "takhte_nard", "draughts"]);  // gnubg's, and dame-rs's
+const GNUBG = new Set(["backgammon", "short_nardy", "takhte_nard"]);
+const NETS = new Set(["long_nardy", "caucasian_nardy", "plakoto", "russian_backgammon", "jacquet"]);
+export const REVIEWED = new Set([...GNUBG, ...NETS, "draughts"]);  // every game of the club
 const key = (label) => label.replaceAll(" ", "_");
 const signed = (x) => signedNumber(x, 3);  // equities and luck, in the page's digits
 const fixed = (x, digits) => number(x, { minimumFractionDigits: digits, maximumFractionDigits: digits });
@@ -26,13 +29,22 @@ export function reviewPanel({ t, api, id, me, nameOfSide, show }) {
   let shown = null;  // the index of the decision on the board
   let onlyMistakes = true;
   let draughts = false;  // dame-rs's review: no dice, no luck, its own words
-  const DRAUGHTS_WORDS = {
-    "review.intro": "review.draughts.intro", "review.analyse": "review.draughts.analyse",
-    "review.login": "review.draughts.login", "review.busy": "review.draughts.busy",
-    "review.no_mistakes": "review.draughts.no_mistakes",
-    "review.col.error_rate_hint": "review.draughts.col.error_rate_hint",
+  let judge = "gnubg";  // whose review: "gnubg", "net" or "draughts" (dame-rs)
+  const OWN_WORDS = {
+    draughts: {
+      "review.intro": "review.draughts.intro", "review.analyse": "review.draughts.analyse",
+      "review.login": "review.draughts.login", "review.busy": "review.draughts.busy",
+      "review.no_mistakes": "review.draughts.no_mistakes",
+      "review.col.error_rate_hint": "review.draughts.col.error_rate_hint",
+    },
+    net: {
+      "review.intro": "review.net.intro", "review.analyse": "review.net.analyse",
+      "review.login": "review.net.login", "review.busy": "review.net.busy",
+      "review.no_mistakes": "review.net.no_mistakes",
+      "review.col.error_rate_hint": "review.net.col.error_rate_hint",
+    },
   };
-  const words = (k) => (draughts ? DRAUGHTS_WORDS[k] ?? k : k);  // gnubg's words, or dame-rs's
+  const words = (k) => OWN_WORDS[judge]?.[k] ?? k;  // gnubg's words, or the net's, or dame-rs's
 
   function start() {
     clear(body).append(h("p", { class: "muted" }, t(words("review.intro"))),
@@ -170,10 +182,11 @@ export function reviewPanel({ t, api, id, me, nameOfSide, show }) {
 
   return {
     el,
-    // Shown once the game is over, for the variants gnubg plays.
+    // Shown once the game is over, for every variant an engine reviews.
     update(variant, finished) {
       const wanted = finished && REVIEWED.has(variant);
       draughts = variant === "draughts";
+      judge = draughts ? "draughts" : NETS.has(variant) ? "net" : "gnubg";
       if (wanted && el.hidden) start();
       el.hidden = !wanted;
     },
