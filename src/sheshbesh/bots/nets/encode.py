@@ -137,6 +137,8 @@ def finished(views: np.ndarray, rules: RaceRules) -> tuple[np.ndarray, np.ndarra
     i_won = mine_off == 15
     they_won = theirs_off == 15
     done = i_won | they_won
+    if not done.any() and not rules.mother_rule:
+        return done, result  # the common case, mid-game: nothing to read
     if rules.backgammon_level:
         perm = _perm(rules)
         theirs_own = np.maximum(-board, 0)[:, perm]

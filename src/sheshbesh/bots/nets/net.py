@@ -27,8 +27,13 @@ HIDDEN = 80
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
-    squashed: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(x, -40.0, 40.0)))
-    return squashed
+    """``1 / (1 + exp(-x))`` with ``x`` held to ±40, in place (``x`` is a temporary)."""
+    np.maximum(x, -40.0, out=x)
+    np.minimum(x, 40.0, out=x)
+    np.negative(x, out=x)
+    np.exp(x, out=x)
+    x += 1.0
+    return np.divide(1.0, x, out=x)
 
 
 def flip_matrix(outputs: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
@@ -167,22 +172,32 @@ class Learner:
         return flipped
 
     def observe(self, x: np.ndarray, white_to_move: bool) -> None:
-        """Take the position ``x`` (one input row) as the one being learnt about now."""
+        """Take the position ``x`` (one input row) as the one being learnt about now.
+
+        Every trace decays by λ, then gains this position's gradient. ``x`` is mostly
+        zeros (a point's thresholds are zero where the side has no checkers), and a
+        zero input adds nothing to its column of ``e_w1``, so only the others are
+        added to: the same numbers as the whole outer product, at a fraction of it.
+        """
         net = self.net
         hidden, outputs = net.forward(x[None, :])
         hidden, outputs = hidden[0], outputs[0]
         slope = outputs * (1 - outputs)  # (k,)
         g_hidden = slope[:, None] * net.w2 * (hidden * (1 - hidden))[None, :]  # (k, h)
-        t = np.eye(len(outputs)) if white_to_move else net.flip
-        g_hidden = t @ g_hidden
+        if white_to_move:
+            g_out = np.diag(slope)
+        else:
+            g_hidden = net.flip @ g_hidden
+            g_out = net.flip * slope[None, :]
+        active = np.flatnonzero(x)
         self.e_w1 *= self.lam
-        self.e_w1 += g_hidden[:, :, None] * x[None, None, :]
+        self.e_w1[:, :, active] += g_hidden[:, :, None] * x[active]
         self.e_b1 *= self.lam
         self.e_b1 += g_hidden
         self.e_w2 *= self.lam
-        self.e_w2 += (t * slope[None, :])[:, :, None] * hidden[None, None, :]
+        self.e_w2 += g_out[:, :, None] * hidden[None, None, :]
         self.e_b2 *= self.lam
-        self.e_b2 += t * slope[None, :]
+        self.e_b2 += g_out
         self.value = self._white(outputs, white_to_move)
 
     def learn(self, target: np.ndarray, white_to_move: bool, alpha: float) -> None:
@@ -191,9 +206,9 @@ class Learner:
         assert self.value is not None
         delta = alpha * (self._white(target, white_to_move) - self.value)
         net = self.net
-        net.w1 += np.tensordot(delta, self.e_w1, axes=1)
+        net.w1 += (delta @ self.e_w1.reshape(len(delta), -1)).reshape(net.w1.shape)
         net.b1 += delta @ self.e_b1
-        net.w2 += np.tensordot(delta, self.e_w2, axes=1)
+        net.w2 += (delta @ self.e_w2.reshape(len(delta), -1)).reshape(net.w2.shape)
         net.b2 += delta @ self.e_b2
 
 
