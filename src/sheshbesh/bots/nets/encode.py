@@ -137,13 +137,17 @@ def finished(views: np.ndarray, rules: RaceRules) -> tuple[np.ndarray, np.ndarra
     i_won = mine_off == 15
     they_won = theirs_off == 15
     done = i_won | they_won
-    if not done.any() and not rules.mother_rule:
+    pinned = views[:, PINNED]
+    their_mother_point = _perm(rules)[23]
+    mothers_pinned = rules.mother_rule and bool(
+        ((pinned[:, 23] == 1) | (pinned[:, their_mother_point] == -1)).any()
+    )
+    if not done.any() and not mothers_pinned:
         return done, result  # the common case, mid-game: nothing to read
     if rules.backgammon_level:
         perm = _perm(rules)
         theirs_own = np.maximum(-board, 0)[:, perm]
         mine_own = np.maximum(board, 0)
-        pinned = views[:, PINNED]
         their_strays = views[:, THEIR_NEW] + views[:, THEIR_BAR] + theirs_own[:, 18:].sum(1)
         their_strays = their_strays + (pinned[:, perm] == -1)[:, 18:].sum(1)
         my_strays = views[:, MY_NEW] + views[:, MY_BAR] + mine_own[:, 18:].sum(1)
@@ -156,8 +160,6 @@ def finished(views: np.ndarray, rules: RaceRules) -> tuple[np.ndarray, np.ndarra
     result[:, 3] = they_won & (mine_off == 0)
     result[:, 4] = they_won & (mine_off == 0) & (my_strays > 0) & rules.backgammon_level
     if rules.mother_rule:
-        pinned = views[:, PINNED]
-        their_mother_point = _perm(rules)[23]
         mine_pinned = (pinned[:, 23] == 1) & ~done
         theirs_pinned = (pinned[:, their_mother_point] == -1) & ~done
         draw = mine_pinned & theirs_pinned
@@ -209,15 +211,17 @@ def input_names(rules: RaceRules) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _thresholds(counts: np.ndarray) -> np.ndarray:
-    """gnubg's per-point inputs: ≥ 1, ≥ 2, ≥ 3, and (n − 3) / 2 above three."""
-    n, points = counts.shape
-    out = np.empty((n, points, 4))
-    out[:, :, 0] = counts >= 1
-    out[:, :, 1] = counts >= 2
-    out[:, :, 2] = counts >= 3
-    out[:, :, 3] = np.maximum(counts - 3, 0) / 2
-    return out.reshape(n, points * 4)
+def _threshold_table(sign: int) -> np.ndarray:
+    """gnubg's per-point inputs (≥ 1, ≥ 2, ≥ 3, and (n − 3) / 2 above three) of one
+    side's checkers on a view's point, looked up by the point's value + 15."""
+    table = np.zeros((31, 4))
+    for value in range(-15, 16):
+        count = max(sign * value, 0)
+        table[value + 15] = count >= 1, count >= 2, count >= 3, max(count - 3, 0) / 2
+    return table
+
+
+_MY_THRESHOLDS, _THEIR_THRESHOLDS = _threshold_table(1), _threshold_table(-1)
 
 
 _BITS = 1 << np.arange(24, dtype=np.int64)
@@ -246,13 +250,14 @@ def _side_features(
     off: np.ndarray,
     bar: np.ndarray,
     new: np.ndarray,
-    pinned_own: np.ndarray,
-    foe_pinned_in_own: np.ndarray,
-) -> list[np.ndarray]:
-    """One side's summary inputs, from its own numbering (``own[:, p - 1]``: its point p);
-    ``foe_own`` is the opponent's checkers in the opponent's own numbering."""
+    pinned_own: np.ndarray | None,
+    foe_pinned_in_own: np.ndarray | None,
+) -> np.ndarray:
+    """Summary inputs (one row per side, one column per input) from the side's own
+    numbering (``own[:, p - 1]``: its point p); ``foe_own`` is the opponent's checkers
+    in the opponent's own numbering. The pins are ``None`` in the games without them."""
     points = np.arange(1, 25)
-    pips = (own + pinned_own) @ points + 25 * (bar + new)
+    pips = (own if pinned_own is None else own + pinned_own) @ points + 25 * (bar + new)
     columns = [off / 15, pips / START_PIPS[rules.mapping]]
     if rules.has_bar:
         columns.append(bar / 2)
@@ -260,7 +265,12 @@ def _side_features(
         columns += [new / 15, (new > 13).astype(float)]  # RB-5: fewer than two entered
     # A point blocks the opponent with one checker (LN-4, JQ-4), else with two, or with
     # one that pins (PK-4).
-    held = own > 0 if rules.lone_checker == "block" else (own >= 2) | (foe_pinned_in_own > 0)
+    if rules.lone_checker == "block":
+        held = own > 0
+    elif foe_pinned_in_own is None:
+        held = own >= 2
+    else:
+        held = (own >= 2) | (foe_pinned_in_own > 0)
     columns.append(_longest_run(held, rules.mapping == "diagonal") / 6)
     if rules.lone_checker == "block":
         columns.append(own[:, 23] / 15)  # the head (LN-5)
@@ -283,33 +293,50 @@ def _side_features(
         travelling = (own[:, 23] == 14) & (walker > 6)
         columns += [travelling.astype(float), np.where(travelling, walker, 0) / 24]
     if rules.mother_rule:
+        assert pinned_own is not None
         # PK-9: the mother is the last checker on own 24; pinned there, it loses the game.
         columns.append(((own[:, 23] == 1) & (pinned_own[:, 23] == 0)).astype(float))
         columns.append(pinned_own[:, 23].astype(float))
         columns.append(pinned_own.sum(1) / 15)
-    return columns
+    return np.stack(columns, axis=1)
 
 
 def encode(views: np.ndarray, rules: RaceRules) -> np.ndarray:
-    """Inputs (``(n, len(input_names(rules)))`` floats) of ``views`` of ``rules``' game."""
+    """Inputs (``(n, len(input_names(rules)))`` floats) of ``views`` of ``rules``' game.
+
+    Both sides' summary inputs come from one :func:`_side_features` call on the sides
+    stacked (rows ``:n`` the side to move, ``n:`` its opponent): each is worked out
+    row by row, and half the numpy calls is most of the time on a few dozen rows.
+    """
+    n = len(views)
     board = views[:, BOARD]
-    mine = np.maximum(board, 0)
-    theirs = np.maximum(-board, 0)
     perm = _perm(rules)
-    theirs_own = theirs[:, perm]
-    pinned = views[:, PINNED]
-    mine_pinned = (pinned == 1).astype(np.int64)
-    theirs_pinned = (pinned == -1).astype(np.int64)
-    columns = [_thresholds(mine), _thresholds(theirs)]
+    mine = np.maximum(board, 0)
+    theirs_own = np.maximum(-board, 0)[:, perm]
+    own = np.concatenate([mine, theirs_own])
+    foe_own = np.concatenate([theirs_own, mine])
+    pinned_own = foe_pinned = None
+    if rules.lone_checker == "pin":
+        pinned = views[:, PINNED]
+        mine_pinned = (pinned == 1).astype(np.int64)
+        theirs_pinned = (pinned == -1).astype(np.int64)
+        pinned_own = np.concatenate([mine_pinned, theirs_pinned[:, perm]])
+        foe_pinned = np.concatenate([theirs_pinned, mine_pinned[:, perm]])
+
+    def both(mine_column: int) -> np.ndarray:
+        """The column for the side to move, then the next one (its opponent's) below."""
+        return views[:, mine_column : mine_column + 2].T.ravel()
+
     summary = _side_features(
-        rules, mine, theirs_own, views[:, MY_OFF], views[:, MY_BAR], views[:, MY_NEW],
-        mine_pinned, theirs_pinned,
-    )  # fmt: skip
-    summary += _side_features(
-        rules, theirs_own, mine, views[:, THEIR_OFF], views[:, THEIR_BAR],
-        views[:, THEIR_NEW], theirs_pinned[:, perm], mine_pinned[:, perm],
-    )  # fmt: skip
-    columns.append(np.stack(summary, axis=1))
+        rules, own, foe_own, both(MY_OFF), both(MY_BAR), both(MY_NEW), pinned_own, foe_pinned
+    )
+    cells = board + 15
+    columns = [
+        _MY_THRESHOLDS[cells].reshape(n, 96),
+        _THEIR_THRESHOLDS[cells].reshape(n, 96),
+        summary[:n],
+        summary[n:],
+    ]
     if rules.mother_rule:
         columns += [mine_pinned, theirs_pinned]
     if rules.doubles_chain:

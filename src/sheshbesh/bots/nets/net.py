@@ -21,7 +21,7 @@ import numpy as np
 
 from sheshbesh.games.race import RaceRules
 
-from .encode import finished, input_names, outputs_for
+from .encode import OUTCOMES, finished, input_names, outputs_for
 
 HIDDEN = 80
 
@@ -33,7 +33,8 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
     np.negative(x, out=x)
     np.exp(x, out=x)
     x += 1.0
-    return np.divide(1.0, x, out=x)
+    squashed: np.ndarray = np.divide(1.0, x, out=x)
+    return squashed
 
 
 def flip_matrix(outputs: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
@@ -71,6 +72,8 @@ class Net:
     """Self-play games these weights have learnt from."""
     outputs: tuple[str, ...] = field(init=False)
     rules: RaceRules = field(init=False)
+    _outcome_columns: list[int] = field(init=False, repr=False)
+    """Where each output is in :data:`~.encode.OUTCOMES`."""
 
     def __post_init__(self) -> None:
         from sheshbesh.games.race.position import find_rules
@@ -84,6 +87,7 @@ class Net:
                 f"the encoder has {inputs} inputs and {len(self.outputs)} outputs"
             )
         self.flip, self.flip_constant = flip_matrix(self.outputs)
+        self._outcome_columns = [OUTCOMES.index(name) for name in self.outputs]
 
     @classmethod
     def create(cls, variant: str, seed: int, hidden: int = HIDDEN) -> Net:
@@ -120,11 +124,8 @@ class Net:
 
     def exact(self, views: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Which views are over, and their outcomes in this net's outputs."""
-        from .encode import OUTCOMES
-
         done, result = finished(views, self.rules)
-        columns = [OUTCOMES.index(name) for name in self.outputs]
-        return done, result[:, columns]
+        return done, result[:, self._outcome_columns]
 
     # --- files ----------------------------------------------------------------------
 

@@ -18,7 +18,6 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 
@@ -63,7 +62,8 @@ def roll(rng: random.Random, position: Position, opening: bool) -> tuple[int, in
         return dice
 
 
-class Choice(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Choice:
     """What :func:`best_play` saw of every candidate, so nothing is worked out twice."""
 
     index: int
