@@ -78,7 +78,8 @@ def views_after(before: Position, plays: Sequence[Play]) -> tuple[np.ndarray, bo
     mover = before.turn
     other = mover.other
     pinning = before.rules.lone_checker == "pin"
-    keeps = plays[0].after.turn is mover
+    # Only RB-8 keeps the roll; asking the others would build a position for nothing.
+    keeps = before.rules.doubles_chain and plays[0].after.turn is mover
     if keeps:
         rows[:, BOARD] = keys[:, 1:25]
         rows[:, MY_BAR] = keys[:, BAR]
