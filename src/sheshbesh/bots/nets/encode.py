@@ -17,6 +17,7 @@ Two steps, both over a whole batch of candidate positions at once (numpy):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
 
@@ -68,41 +69,56 @@ def view_of(position: Position) -> np.ndarray:
     return row
 
 
+@cache
+def _copied_cells(mapping: str, pinning: bool, keeps: bool) -> tuple[np.ndarray, np.ndarray]:
+    """For each view column after a play: the search-tuple cell it copies, and the sign
+    (0 where the column is the side not moving's own count, which the play leaves)."""
+    cell = np.zeros(VIEW, dtype=np.intp)
+    sign = np.zeros(VIEW, dtype=np.int64)
+    if keeps:  # the mover is still the side to move
+        own = np.arange(1, 25)
+        copies = {MY_BAR: BAR, THEIR_BAR: HITS, MY_NEW: WAITING, MY_OFF: OFF}
+        facing = 1
+    else:
+        own = _PERMS[mapping] + 1
+        copies = {MY_BAR: HITS, THEIR_BAR: BAR, THEIR_NEW: WAITING, THEIR_OFF: OFF}
+        facing = -1
+    cell[BOARD], sign[BOARD] = own, facing
+    for column, copied in copies.items():
+        cell[column], sign[column] = copied, 1
+    if pinning:
+        cell[PINNED], sign[PINNED] = PINS + own, facing
+    return cell, sign
+
+
 def views_after(before: Position, plays: Sequence[Play]) -> tuple[np.ndarray, bool]:
     """The views of the positions ``plays`` leave, for whoever moves next, and whether
     that is still the mover (RB-8: a full double keeps the roll; every play of one roll
-    uses as many dice, so the first play says it for all)."""
+    uses as many dice, so the first play says it for all).
+
+    Each column copies one cell of the plays' search tuples (:func:`_copied_cells`),
+    plus what the side not moving had before: three numpy calls for the whole batch.
+    """
     keys = np.array([play.key for play in plays], dtype=np.int64)
-    n = len(plays)
-    rows = np.zeros((n, VIEW), dtype=np.int64)
     mover = before.turn
     other = mover.other
-    pinning = before.rules.lone_checker == "pin"
     # Only RB-8 keeps the roll; asking the others would build a position for nothing.
-    keeps = before.rules.doubles_chain and plays[0].after.turn is mover
+    keeps = bool(before.rules.doubles_chain) and plays[0].after.turn is mover
+    cell, sign = _copied_cells(before.rules.mapping, before.rules.lone_checker == "pin", keeps)
+    unmoved = np.zeros(VIEW, dtype=np.int64)
     if keeps:
-        rows[:, BOARD] = keys[:, 1:25]
-        rows[:, MY_BAR] = keys[:, BAR]
-        rows[:, THEIR_BAR] = before.bar[other] + keys[:, HITS]
-        rows[:, MY_NEW] = keys[:, WAITING]
-        rows[:, THEIR_NEW] = before.waiting[other]
-        rows[:, MY_OFF] = keys[:, OFF]
-        rows[:, THEIR_OFF] = before.off[other]
-        if pinning:
-            rows[:, PINNED] = keys[:, PINS + 1 : PINS + 25]
-        rows[:, OWED] = plays[0].after.owed
-        return rows, True
-    perm = _perm(before.rules) + 1
-    rows[:, BOARD] = -keys[:, perm]
-    rows[:, MY_BAR] = before.bar[other] + keys[:, HITS]
-    rows[:, THEIR_BAR] = keys[:, BAR]
-    rows[:, MY_NEW] = before.waiting[other]
-    rows[:, THEIR_NEW] = keys[:, WAITING]
-    rows[:, MY_OFF] = before.off[other]
-    rows[:, THEIR_OFF] = keys[:, OFF]
-    if pinning:
-        rows[:, PINNED] = -keys[:, PINS + perm]
-    return rows, False
+        unmoved[THEIR_BAR] = before.bar[other]
+        unmoved[THEIR_NEW] = before.waiting[other]
+        unmoved[THEIR_OFF] = before.off[other]
+        unmoved[OWED] = plays[0].after.owed
+    else:
+        unmoved[MY_BAR] = before.bar[other]
+        unmoved[MY_NEW] = before.waiting[other]
+        unmoved[MY_OFF] = before.off[other]
+    rows = keys[:, cell]
+    rows *= sign
+    rows += unmoved
+    return rows, keeps
 
 
 # --- outcomes read off a view ---------------------------------------------------------
@@ -226,21 +242,34 @@ _MY_THRESHOLDS, _THEIR_THRESHOLDS = _threshold_table(1), _threshold_table(-1)
 
 
 _BITS = 1 << np.arange(24, dtype=np.int64)
-_GAPPED_BITS = np.where(np.arange(24) < 12, _BITS, _BITS << 1)
-"""Point bits with a gap between own 12 and 13, where a diagonal run cannot pass."""
+"""Bit ``p - 1`` stands for own point p."""
+
+
+def _run_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each 12-bit half of a board: its longest run of set bits, the run up from its
+    lowest bit, and the run down from its highest bit."""
+    longest, from_low, from_high = (np.zeros(4096, dtype=np.int64) for _ in range(3))
+    for half in range(4096):
+        runs = [len(run) for run in f"{half:012b}".split("0")]
+        longest[half], from_high[half], from_low[half] = max(runs), runs[0], runs[-1]
+    return longest, from_low, from_high
+
+
+_LONGEST, _FROM_LOW, _FROM_HIGH = _run_tables()
 
 
 def _longest_run(held: np.ndarray, breaks_at_12: bool) -> np.ndarray:
     """The longest run of consecutive held points along the opponent's route.
 
-    In the diagonal games (LN-1, JQ-1) my 12 and 13 are the opponent's 24 and 1, so
-    a run cannot go across them. Each ``x & (x >> 1)`` shortens every run by one.
+    Looked up per half board (own 1–12 and 13–24); a run across the halves joins the
+    run down from my 12 to the run up from my 13, except in the diagonal games (LN-1,
+    JQ-1), where my 12 and 13 are the opponent's 24 and 1.
     """
-    x = held.astype(np.int64) @ (_GAPPED_BITS if breaks_at_12 else _BITS)
-    best = np.zeros(len(held))
-    while x.any():
-        best += x != 0
-        x &= x >> 1
+    points = held.astype(np.int64) @ _BITS
+    low, high = points & 0xFFF, points >> 12
+    best: np.ndarray = np.maximum(_LONGEST[low], _LONGEST[high])
+    if not breaks_at_12:
+        best = np.maximum(best, _FROM_HIGH[low] + _FROM_LOW[high])
     return best
 
 
