@@ -108,8 +108,12 @@ class Net:
 
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Hidden activations and outputs for a batch of inputs ``x`` (n × inputs)."""
-        hidden = _sigmoid(x @ self.w1.T + self.b1)
-        return hidden, _sigmoid(hidden @ self.w2.T + self.b2)
+        hidden = x @ self.w1.T
+        hidden += self.b1
+        hidden = _sigmoid(hidden)
+        outputs = hidden @ self.w2.T
+        outputs += self.b2
+        return hidden, _sigmoid(outputs)
 
     def level_weights(self, values: tuple[float, float] = (1.0, 1.0)) -> np.ndarray:
         """Equity per output: what a double and a triple win add over a single one."""

@@ -90,7 +90,7 @@ def generate(
     def build(state: State) -> Position:
         return from_search(position, state, turn)
 
-    return tuple(Play(position, route, state, build) for state, route in finals.items())
+    return tuple([Play(position, route, state, build) for state, route in finals.items()])
 
 
 def _next_turn(position: Position, d1: int, d2: int, used: int) -> tuple[Side, int]:
