@@ -45,7 +45,7 @@ class ListDice:
 def net_best(position: Position, plays: tuple[Play, ...]) -> Play:
     """The play the net values most at 0-ply (a table without mars)."""
     net = shipped(position.rules.name)
-    index, _, _ = best_play(net, position, plays, net.level_weights((0.0, 0.0)))
+    index = best_play(net, position, plays, net.level_weights((0.0, 0.0))).index
     return plays[index]
 
 

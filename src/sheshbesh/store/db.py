@@ -3,8 +3,9 @@
 SQLite (the default, a file beside the server) runs in WAL mode so readers never
 wait for the writer; one process is its single writer, so writes take an
 in-process lock instead of racing SQLite's own (whose lock upgrades fail
-instead of waiting). PostgreSQL (``DATABASE_URL``) serialises writes to one game
-with ``SELECT … FOR UPDATE`` (see ``server.rounds.round``) and needs no lock here.
+instead of waiting). PostgreSQL (``DATABASE_URL``) needs no lock here: a move is
+stored only where its game still is at the sequence number it was decided at
+(``group``), and what moves money locks the game's row (``server.rounds.round``).
 """
 
 from __future__ import annotations

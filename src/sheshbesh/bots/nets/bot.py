@@ -83,7 +83,8 @@ class NetBot(RaceBot):
     ) -> Play:
         net = self.net(game.rules.name)
         weights = net.level_weights(level_values(game))
-        index, equity, _ = best_play(net, game.position, plays, weights)
+        choice = best_play(net, game.position, plays, weights)
+        index, equity = choice.index, choice.equity
         if self.level.plies == 0:
             return plays[index]
         limit = self.level.budget if budget is None else min(budget, self.level.budget)
@@ -125,8 +126,7 @@ def one_ply(net: Net, position: Position, me: Side, weights: np.ndarray) -> floa
             value = float(net.equity(outputs, weights)[0])
             total += chance * (value if after.turn is me else -value)
             continue
-        _, equity, _ = best_play(net, position, plays, weights)
-        best = float(equity.max())
+        best = float(best_play(net, position, plays, weights).equity.max())
         total += chance * (best if position.turn is me else -best)
     return total
 

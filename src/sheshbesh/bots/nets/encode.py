@@ -17,6 +17,7 @@ Two steps, both over a whole batch of candidate positions at once (numpy):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
 
@@ -68,40 +69,56 @@ def view_of(position: Position) -> np.ndarray:
     return row
 
 
+@cache
+def _copied_cells(mapping: str, pinning: bool, keeps: bool) -> tuple[np.ndarray, np.ndarray]:
+    """For each view column after a play: the search-tuple cell it copies, and the sign
+    (0 where the column is the side not moving's own count, which the play leaves)."""
+    cell = np.zeros(VIEW, dtype=np.intp)
+    sign = np.zeros(VIEW, dtype=np.int64)
+    if keeps:  # the mover is still the side to move
+        own = np.arange(1, 25)
+        copies = {MY_BAR: BAR, THEIR_BAR: HITS, MY_NEW: WAITING, MY_OFF: OFF}
+        facing = 1
+    else:
+        own = _PERMS[mapping] + 1
+        copies = {MY_BAR: HITS, THEIR_BAR: BAR, THEIR_NEW: WAITING, THEIR_OFF: OFF}
+        facing = -1
+    cell[BOARD], sign[BOARD] = own, facing
+    for column, copied in copies.items():
+        cell[column], sign[column] = copied, 1
+    if pinning:
+        cell[PINNED], sign[PINNED] = PINS + own, facing
+    return cell, sign
+
+
 def views_after(before: Position, plays: Sequence[Play]) -> tuple[np.ndarray, bool]:
     """The views of the positions ``plays`` leave, for whoever moves next, and whether
     that is still the mover (RB-8: a full double keeps the roll; every play of one roll
-    uses as many dice, so the first play says it for all)."""
+    uses as many dice, so the first play says it for all).
+
+    Each column copies one cell of the plays' search tuples (:func:`_copied_cells`),
+    plus what the side not moving had before: three numpy calls for the whole batch.
+    """
     keys = np.array([play.key for play in plays], dtype=np.int64)
-    n = len(plays)
-    rows = np.zeros((n, VIEW), dtype=np.int64)
     mover = before.turn
     other = mover.other
-    pinning = before.rules.lone_checker == "pin"
-    keeps = plays[0].after.turn is mover
+    # Only RB-8 keeps the roll; asking the others would build a position for nothing.
+    keeps = bool(before.rules.doubles_chain) and plays[0].after.turn is mover
+    cell, sign = _copied_cells(before.rules.mapping, before.rules.lone_checker == "pin", keeps)
+    unmoved = np.zeros(VIEW, dtype=np.int64)
     if keeps:
-        rows[:, BOARD] = keys[:, 1:25]
-        rows[:, MY_BAR] = keys[:, BAR]
-        rows[:, THEIR_BAR] = before.bar[other] + keys[:, HITS]
-        rows[:, MY_NEW] = keys[:, WAITING]
-        rows[:, THEIR_NEW] = before.waiting[other]
-        rows[:, MY_OFF] = keys[:, OFF]
-        rows[:, THEIR_OFF] = before.off[other]
-        if pinning:
-            rows[:, PINNED] = keys[:, PINS + 1 : PINS + 25]
-        rows[:, OWED] = plays[0].after.owed
-        return rows, True
-    perm = _perm(before.rules) + 1
-    rows[:, BOARD] = -keys[:, perm]
-    rows[:, MY_BAR] = before.bar[other] + keys[:, HITS]
-    rows[:, THEIR_BAR] = keys[:, BAR]
-    rows[:, MY_NEW] = before.waiting[other]
-    rows[:, THEIR_NEW] = keys[:, WAITING]
-    rows[:, MY_OFF] = before.off[other]
-    rows[:, THEIR_OFF] = keys[:, OFF]
-    if pinning:
-        rows[:, PINNED] = -keys[:, PINS + perm]
-    return rows, False
+        unmoved[THEIR_BAR] = before.bar[other]
+        unmoved[THEIR_NEW] = before.waiting[other]
+        unmoved[THEIR_OFF] = before.off[other]
+        unmoved[OWED] = plays[0].after.owed
+    else:
+        unmoved[MY_BAR] = before.bar[other]
+        unmoved[MY_NEW] = before.waiting[other]
+        unmoved[MY_OFF] = before.off[other]
+    rows = keys[:, cell]
+    rows *= sign
+    rows += unmoved
+    return rows, keeps
 
 
 # --- outcomes read off a view ---------------------------------------------------------
@@ -137,11 +154,17 @@ def finished(views: np.ndarray, rules: RaceRules) -> tuple[np.ndarray, np.ndarra
     i_won = mine_off == 15
     they_won = theirs_off == 15
     done = i_won | they_won
+    pinned = views[:, PINNED]
+    their_mother_point = _perm(rules)[23]
+    mothers_pinned = rules.mother_rule and bool(
+        ((pinned[:, 23] == 1) | (pinned[:, their_mother_point] == -1)).any()
+    )
+    if not done.any() and not mothers_pinned:
+        return done, result  # the common case, mid-game: nothing to read
     if rules.backgammon_level:
         perm = _perm(rules)
         theirs_own = np.maximum(-board, 0)[:, perm]
         mine_own = np.maximum(board, 0)
-        pinned = views[:, PINNED]
         their_strays = views[:, THEIR_NEW] + views[:, THEIR_BAR] + theirs_own[:, 18:].sum(1)
         their_strays = their_strays + (pinned[:, perm] == -1)[:, 18:].sum(1)
         my_strays = views[:, MY_NEW] + views[:, MY_BAR] + mine_own[:, 18:].sum(1)
@@ -154,8 +177,6 @@ def finished(views: np.ndarray, rules: RaceRules) -> tuple[np.ndarray, np.ndarra
     result[:, 3] = they_won & (mine_off == 0)
     result[:, 4] = they_won & (mine_off == 0) & (my_strays > 0) & rules.backgammon_level
     if rules.mother_rule:
-        pinned = views[:, PINNED]
-        their_mother_point = _perm(rules)[23]
         mine_pinned = (pinned[:, 23] == 1) & ~done
         theirs_pinned = (pinned[:, their_mother_point] == -1) & ~done
         draw = mine_pinned & theirs_pinned
@@ -207,33 +228,48 @@ def input_names(rules: RaceRules) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _thresholds(counts: np.ndarray) -> np.ndarray:
-    """gnubg's per-point inputs: ≥ 1, ≥ 2, ≥ 3, and (n − 3) / 2 above three."""
-    n, points = counts.shape
-    out = np.empty((n, points, 4))
-    out[:, :, 0] = counts >= 1
-    out[:, :, 1] = counts >= 2
-    out[:, :, 2] = counts >= 3
-    out[:, :, 3] = np.maximum(counts - 3, 0) / 2
-    return out.reshape(n, points * 4)
+def _threshold_table(sign: int) -> np.ndarray:
+    """gnubg's per-point inputs (≥ 1, ≥ 2, ≥ 3, and (n − 3) / 2 above three) of one
+    side's checkers on a view's point, looked up by the point's value + 15."""
+    table = np.zeros((31, 4))
+    for value in range(-15, 16):
+        count = max(sign * value, 0)
+        table[value + 15] = count >= 1, count >= 2, count >= 3, max(count - 3, 0) / 2
+    return table
+
+
+_MY_THRESHOLDS, _THEIR_THRESHOLDS = _threshold_table(1), _threshold_table(-1)
 
 
 _BITS = 1 << np.arange(24, dtype=np.int64)
-_GAPPED_BITS = np.where(np.arange(24) < 12, _BITS, _BITS << 1)
-"""Point bits with a gap between own 12 and 13, where a diagonal run cannot pass."""
+"""Bit ``p - 1`` stands for own point p."""
+
+
+def _run_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each 12-bit half of a board: its longest run of set bits, the run up from its
+    lowest bit, and the run down from its highest bit."""
+    longest, from_low, from_high = (np.zeros(4096, dtype=np.int64) for _ in range(3))
+    for half in range(4096):
+        runs = [len(run) for run in f"{half:012b}".split("0")]
+        longest[half], from_high[half], from_low[half] = max(runs), runs[0], runs[-1]
+    return longest, from_low, from_high
+
+
+_LONGEST, _FROM_LOW, _FROM_HIGH = _run_tables()
 
 
 def _longest_run(held: np.ndarray, breaks_at_12: bool) -> np.ndarray:
     """The longest run of consecutive held points along the opponent's route.
 
-    In the diagonal games (LN-1, JQ-1) my 12 and 13 are the opponent's 24 and 1, so
-    a run cannot go across them. Each ``x & (x >> 1)`` shortens every run by one.
+    Looked up per half board (own 1–12 and 13–24); a run across the halves joins the
+    run down from my 12 to the run up from my 13, except in the diagonal games (LN-1,
+    JQ-1), where my 12 and 13 are the opponent's 24 and 1.
     """
-    x = held.astype(np.int64) @ (_GAPPED_BITS if breaks_at_12 else _BITS)
-    best = np.zeros(len(held))
-    while x.any():
-        best += x != 0
-        x &= x >> 1
+    points = held.astype(np.int64) @ _BITS
+    low, high = points & 0xFFF, points >> 12
+    best: np.ndarray = np.maximum(_LONGEST[low], _LONGEST[high])
+    if not breaks_at_12:
+        best = np.maximum(best, _FROM_HIGH[low] + _FROM_LOW[high])
     return best
 
 
@@ -244,13 +280,14 @@ def _side_features(
     off: np.ndarray,
     bar: np.ndarray,
     new: np.ndarray,
-    pinned_own: np.ndarray,
-    foe_pinned_in_own: np.ndarray,
-) -> list[np.ndarray]:
-    """One side's summary inputs, from its own numbering (``own[:, p - 1]``: its point p);
-    ``foe_own`` is the opponent's checkers in the opponent's own numbering."""
+    pinned_own: np.ndarray | None,
+    foe_pinned_in_own: np.ndarray | None,
+) -> np.ndarray:
+    """Summary inputs (one row per side, one column per input) from the side's own
+    numbering (``own[:, p - 1]``: its point p); ``foe_own`` is the opponent's checkers
+    in the opponent's own numbering. The pins are ``None`` in the games without them."""
     points = np.arange(1, 25)
-    pips = (own + pinned_own) @ points + 25 * (bar + new)
+    pips = (own if pinned_own is None else own + pinned_own) @ points + 25 * (bar + new)
     columns = [off / 15, pips / START_PIPS[rules.mapping]]
     if rules.has_bar:
         columns.append(bar / 2)
@@ -258,7 +295,12 @@ def _side_features(
         columns += [new / 15, (new > 13).astype(float)]  # RB-5: fewer than two entered
     # A point blocks the opponent with one checker (LN-4, JQ-4), else with two, or with
     # one that pins (PK-4).
-    held = own > 0 if rules.lone_checker == "block" else (own >= 2) | (foe_pinned_in_own > 0)
+    if rules.lone_checker == "block":
+        held = own > 0
+    elif foe_pinned_in_own is None:
+        held = own >= 2
+    else:
+        held = (own >= 2) | (foe_pinned_in_own > 0)
     columns.append(_longest_run(held, rules.mapping == "diagonal") / 6)
     if rules.lone_checker == "block":
         columns.append(own[:, 23] / 15)  # the head (LN-5)
@@ -281,33 +323,50 @@ def _side_features(
         travelling = (own[:, 23] == 14) & (walker > 6)
         columns += [travelling.astype(float), np.where(travelling, walker, 0) / 24]
     if rules.mother_rule:
+        assert pinned_own is not None
         # PK-9: the mother is the last checker on own 24; pinned there, it loses the game.
         columns.append(((own[:, 23] == 1) & (pinned_own[:, 23] == 0)).astype(float))
         columns.append(pinned_own[:, 23].astype(float))
         columns.append(pinned_own.sum(1) / 15)
-    return columns
+    return np.stack(columns, axis=1)
 
 
 def encode(views: np.ndarray, rules: RaceRules) -> np.ndarray:
-    """Inputs (``(n, len(input_names(rules)))`` floats) of ``views`` of ``rules``' game."""
+    """Inputs (``(n, len(input_names(rules)))`` floats) of ``views`` of ``rules``' game.
+
+    Both sides' summary inputs come from one :func:`_side_features` call on the sides
+    stacked (rows ``:n`` the side to move, ``n:`` its opponent): each is worked out
+    row by row, and half the numpy calls is most of the time on a few dozen rows.
+    """
+    n = len(views)
     board = views[:, BOARD]
-    mine = np.maximum(board, 0)
-    theirs = np.maximum(-board, 0)
     perm = _perm(rules)
-    theirs_own = theirs[:, perm]
-    pinned = views[:, PINNED]
-    mine_pinned = (pinned == 1).astype(np.int64)
-    theirs_pinned = (pinned == -1).astype(np.int64)
-    columns = [_thresholds(mine), _thresholds(theirs)]
+    mine = np.maximum(board, 0)
+    theirs_own = np.maximum(-board, 0)[:, perm]
+    own = np.concatenate([mine, theirs_own])
+    foe_own = np.concatenate([theirs_own, mine])
+    pinned_own = foe_pinned = None
+    if rules.lone_checker == "pin":
+        pinned = views[:, PINNED]
+        mine_pinned = (pinned == 1).astype(np.int64)
+        theirs_pinned = (pinned == -1).astype(np.int64)
+        pinned_own = np.concatenate([mine_pinned, theirs_pinned[:, perm]])
+        foe_pinned = np.concatenate([theirs_pinned, mine_pinned[:, perm]])
+
+    def both(mine_column: int) -> np.ndarray:
+        """The column for the side to move, then the next one (its opponent's) below."""
+        return views[:, mine_column : mine_column + 2].T.ravel()
+
     summary = _side_features(
-        rules, mine, theirs_own, views[:, MY_OFF], views[:, MY_BAR], views[:, MY_NEW],
-        mine_pinned, theirs_pinned,
-    )  # fmt: skip
-    summary += _side_features(
-        rules, theirs_own, mine, views[:, THEIR_OFF], views[:, THEIR_BAR],
-        views[:, THEIR_NEW], theirs_pinned[:, perm], mine_pinned[:, perm],
-    )  # fmt: skip
-    columns.append(np.stack(summary, axis=1))
+        rules, own, foe_own, both(MY_OFF), both(MY_BAR), both(MY_NEW), pinned_own, foe_pinned
+    )
+    cells = board + 15
+    columns = [
+        _MY_THRESHOLDS[cells].reshape(n, 96),
+        _THEIR_THRESHOLDS[cells].reshape(n, 96),
+        summary[:n],
+        summary[n:],
+    ]
     if rules.mother_rule:
         columns += [mine_pinned, theirs_pinned]
     if rules.doubles_chain:

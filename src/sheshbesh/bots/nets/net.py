@@ -21,13 +21,19 @@ import numpy as np
 
 from sheshbesh.games.race import RaceRules
 
-from .encode import finished, input_names, outputs_for
+from .encode import OUTCOMES, finished, input_names, outputs_for
 
 HIDDEN = 80
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
-    squashed: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(x, -40.0, 40.0)))
+    """``1 / (1 + exp(-x))`` with ``x`` held to ±40, in place (``x`` is a temporary)."""
+    np.maximum(x, -40.0, out=x)
+    np.minimum(x, 40.0, out=x)
+    np.negative(x, out=x)
+    np.exp(x, out=x)
+    x += 1.0
+    squashed: np.ndarray = np.divide(1.0, x, out=x)
     return squashed
 
 
@@ -66,6 +72,8 @@ class Net:
     """Self-play games these weights have learnt from."""
     outputs: tuple[str, ...] = field(init=False)
     rules: RaceRules = field(init=False)
+    _outcome_columns: list[int] = field(init=False, repr=False)
+    """Where each output is in :data:`~.encode.OUTCOMES`."""
 
     def __post_init__(self) -> None:
         from sheshbesh.games.race.position import find_rules
@@ -79,6 +87,7 @@ class Net:
                 f"the encoder has {inputs} inputs and {len(self.outputs)} outputs"
             )
         self.flip, self.flip_constant = flip_matrix(self.outputs)
+        self._outcome_columns = [OUTCOMES.index(name) for name in self.outputs]
 
     @classmethod
     def create(cls, variant: str, seed: int, hidden: int = HIDDEN) -> Net:
@@ -99,8 +108,12 @@ class Net:
 
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Hidden activations and outputs for a batch of inputs ``x`` (n × inputs)."""
-        hidden = _sigmoid(x @ self.w1.T + self.b1)
-        return hidden, _sigmoid(hidden @ self.w2.T + self.b2)
+        hidden = x @ self.w1.T
+        hidden += self.b1
+        hidden = _sigmoid(hidden)
+        outputs = hidden @ self.w2.T
+        outputs += self.b2
+        return hidden, _sigmoid(outputs)
 
     def level_weights(self, values: tuple[float, float] = (1.0, 1.0)) -> np.ndarray:
         """Equity per output: what a double and a triple win add over a single one."""
@@ -115,11 +128,8 @@ class Net:
 
     def exact(self, views: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Which views are over, and their outcomes in this net's outputs."""
-        from .encode import OUTCOMES
-
         done, result = finished(views, self.rules)
-        columns = [OUTCOMES.index(name) for name in self.outputs]
-        return done, result[:, columns]
+        return done, result[:, self._outcome_columns]
 
     # --- files ----------------------------------------------------------------------
 
@@ -167,22 +177,32 @@ class Learner:
         return flipped
 
     def observe(self, x: np.ndarray, white_to_move: bool) -> None:
-        """Take the position ``x`` (one input row) as the one being learnt about now."""
+        """Take the position ``x`` (one input row) as the one being learnt about now.
+
+        Every trace decays by λ, then gains this position's gradient. ``x`` is mostly
+        zeros (a point's thresholds are zero where the side has no checkers), and a
+        zero input adds nothing to its column of ``e_w1``, so only the others are
+        added to: the same numbers as the whole outer product, at a fraction of it.
+        """
         net = self.net
         hidden, outputs = net.forward(x[None, :])
         hidden, outputs = hidden[0], outputs[0]
         slope = outputs * (1 - outputs)  # (k,)
         g_hidden = slope[:, None] * net.w2 * (hidden * (1 - hidden))[None, :]  # (k, h)
-        t = np.eye(len(outputs)) if white_to_move else net.flip
-        g_hidden = t @ g_hidden
+        if white_to_move:
+            g_out = np.diag(slope)
+        else:
+            g_hidden = net.flip @ g_hidden
+            g_out = net.flip * slope[None, :]
+        active = np.flatnonzero(x)
         self.e_w1 *= self.lam
-        self.e_w1 += g_hidden[:, :, None] * x[None, None, :]
+        self.e_w1[:, :, active] += g_hidden[:, :, None] * x[active]
         self.e_b1 *= self.lam
         self.e_b1 += g_hidden
         self.e_w2 *= self.lam
-        self.e_w2 += (t * slope[None, :])[:, :, None] * hidden[None, None, :]
+        self.e_w2 += g_out[:, :, None] * hidden[None, None, :]
         self.e_b2 *= self.lam
-        self.e_b2 += t * slope[None, :]
+        self.e_b2 += g_out
         self.value = self._white(outputs, white_to_move)
 
     def learn(self, target: np.ndarray, white_to_move: bool, alpha: float) -> None:
@@ -191,9 +211,9 @@ class Learner:
         assert self.value is not None
         delta = alpha * (self._white(target, white_to_move) - self.value)
         net = self.net
-        net.w1 += np.tensordot(delta, self.e_w1, axes=1)
+        net.w1 += (delta @ self.e_w1.reshape(len(delta), -1)).reshape(net.w1.shape)
         net.b1 += delta @ self.e_b1
-        net.w2 += np.tensordot(delta, self.e_w2, axes=1)
+        net.w2 += (delta @ self.e_w2.reshape(len(delta), -1)).reshape(net.w2.shape)
         net.b2 += delta @ self.e_b2
 
 

@@ -145,7 +145,7 @@ class _Judge:
         """0-ply equity for the mover after each play (LN-13's last roll: its outcome)."""
         if final:
             return np.array([self.outcome_points(play.after, position.turn) for play in plays])
-        return best_play(self.net, position, plays, self.weights)[1]
+        return best_play(self.net, position, plays, self.weights).equity
 
     def outcome_points(self, position: Position, me: Side) -> float:
         outcome = position.outcome()

@@ -62,20 +62,33 @@ def roll(rng: random.Random, position: Position, opening: bool) -> tuple[int, in
         return dice
 
 
-def best_play(
-    net: Net, position: Position, plays: tuple[Play, ...], weights: np.ndarray
-) -> tuple[int, np.ndarray, np.ndarray]:
-    """Index of the play with the best 0-ply equity for the mover, every play's
-    equity, and the candidates' inputs (which the learner reuses)."""
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """What :func:`best_play` saw of every candidate, so nothing is worked out twice."""
+
+    index: int
+    """The candidate with the best 0-ply equity for the mover."""
+    equity: np.ndarray
+    inputs: np.ndarray
+    """Every candidate's inputs (the learner reuses the chosen one's)."""
+    over: np.ndarray
+    """Which candidates end the game …"""
+    exact: np.ndarray
+    """… and their outcomes, for whoever moves next."""
+
+
+def best_play(net: Net, position: Position, plays: tuple[Play, ...], weights: np.ndarray) -> Choice:
+    """The play with the best 0-ply equity for the mover, and every play's equity."""
     views, keeps = views_after(position, plays)
     x = encode(views, net.rules)
     _, outputs = net.forward(x)
     done, exact = net.exact(views)
-    outputs[done] = exact[done]
+    if done.any():
+        outputs[done] = exact[done]
     equity = net.equity(outputs, weights)
     if not keeps:
         equity = -equity
-    return int(np.argmax(equity)), equity, x
+    return Choice(int(np.argmax(equity)), equity, x, done, exact)
 
 
 @dataclass
@@ -151,17 +164,17 @@ def self_play(
             learner.learn(outputs[0], position.turn is Side.WHITE, alpha)
             learner.observe(x, position.turn is Side.WHITE)
             continue
-        index, _, x = best_play(net, position, plays, weights)
+        choice = best_play(net, position, plays, weights)
+        index = choice.index
         position = plays[index].after
         white = position.turn is Side.WHITE
-        views = view_of(position)[None, :]
-        done, exact = net.exact(views)
-        if done[0]:
-            learner.learn(exact[0], white, alpha)
+        if choice.over[index]:
+            learner.learn(choice.exact[index], white, alpha)
             return
-        _, outputs = net.forward(x[index : index + 1])
+        x = choice.inputs[index]
+        _, outputs = net.forward(x[None, :])
         learner.learn(outputs[0], white, alpha)
-        learner.observe(x[index], white)
+        learner.observe(x, white)
 
 
 def strength(net: Net, opponent: str, games: int) -> tuple[float, float]:
@@ -190,4 +203,4 @@ def strength(net: Net, opponent: str, games: int) -> tuple[float, float]:
     return score / games, points / games
 
 
-__all__ = ["CHECKPOINT_SEEDS", "Checkpoint", "Schedule", "best_play", "roll", "train"]
+__all__ = ["CHECKPOINT_SEEDS", "Checkpoint", "Choice", "Schedule", "best_play", "roll", "train"]

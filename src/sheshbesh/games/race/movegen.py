@@ -90,7 +90,7 @@ def generate(
     def build(state: State) -> Position:
         return from_search(position, state, turn)
 
-    return tuple(Play(position, route, state, build) for state, route in finals.items())
+    return tuple([Play(position, route, state, build) for state, route in finals.items()])
 
 
 def _next_turn(position: Position, d1: int, d2: int, used: int) -> tuple[Side, int]:
@@ -228,6 +228,7 @@ def _successor_function(
     if rules.head_rule:
         head_limit = 2 if first_turn and double and die in (3, 4, 6) else 1
     prime = rules.prime_rule
+    runs_checked = prime != "none"
     courier = rules.courier
     no_cover = rules.no_cover_after_home_hit
     enter_two = rules.enter_two_first
@@ -255,9 +256,9 @@ def _successor_function(
         cells[point] = value + 1
         return False
 
-    def lift(cells: list[int], point: int) -> None:
-        cells[point] -= 1
-        if pinning and cells[point] == 0 and cells[PINS + point] == -1:
+    def unpin(cells: list[int], point: int) -> None:
+        """PK-6: the pinner's last checker leaving frees the checker it pinned."""
+        if cells[point] == 0 and cells[PINS + point] == -1:
             cells[point] = -1
             cells[PINS + point] = 0
 
@@ -307,6 +308,7 @@ def _successor_function(
         bearing = high <= 6 and not state[WAITING]
         if bearing and pinning:
             bearing = all(state[PINS + p] != 1 for p in range(1, 25))
+        mask = state[MASK]
         for source in sources:
             if state[source] <= 0:
                 continue
@@ -314,18 +316,26 @@ def _successor_function(
                 continue
             target = source - die
             if target >= 1:
-                if not is_open(state, target) or (state[MASK] >> target) & 1:
+                value = state[target]
+                if (value < 0 and not is_open(state, target)) or (mask >> target) & 1:
                     continue
                 cells = list(state)
-                newly_held = state[target] <= 0
-                lift(cells, source)
-                hit = land(cells, target)
-                if prime != "none" and newly_held and not run_allowed(cells, target):
+                cells[source] -= 1
+                if pinning:
+                    unpin(cells, source)
+                if value >= 0:  # most steps: no blot there, nothing for land() to check
+                    cells[target] = value + 1
+                    hit = False
+                else:
+                    hit = land(cells, target)
+                if runs_checked and value <= 0 and not run_allowed(cells, target):
                     continue
                 out.append((tuple(cells), (source, target, die, hit)))
             elif bearing and (target == 0 or source == high):
                 cells = list(state)
-                lift(cells, source)
+                cells[source] -= 1
+                if pinning:
+                    unpin(cells, source)
                 cells[OFF] += 1
                 out.append((tuple(cells), (source, 0, die, False)))
         return out
