@@ -90,9 +90,21 @@ def database_unreachable(error: BaseException) -> bool:
     # asyncpg's own, unwrapped at connect time, and the socket errors of connecting: a
     # refused or reset connection can only be the database's (the club connects to nothing
     # else but Redis, whose client wraps its own), while a client's socket going away is not.
-    return isinstance(error, ConnectionRefusedError | ConnectionResetError) or type(
-        error
-    ).__module__.startswith("asyncpg")
+    if isinstance(error, ConnectionRefusedError | ConnectionResetError):
+        return True
+    # asyncpg's connect raises a bare ConnectionError when a server going down or coming
+    # up drops the connection it has just accepted (the cluster bench's outage saw it).
+    return type(error).__module__.startswith("asyncpg") or (
+        isinstance(error, ConnectionError) and _raised_in_asyncpg(error)
+    )
+
+
+def _raised_in_asyncpg(error: BaseException) -> bool:
+    """Whether ``error`` was raised inside asyncpg (its innermost frame is asyncpg's)."""
+    tb, module = error.__traceback__, ""
+    while tb is not None:
+        module, tb = str(tb.tb_frame.f_globals.get("__name__", "")), tb.tb_next
+    return module.startswith("asyncpg")
 
 
 def database_trouble(error: BaseException) -> bool:
