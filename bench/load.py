@@ -427,6 +427,7 @@ class Worker:
         elif kind == "snapshot":
             data = frame["d"]
             seat.seat, seat.v = data["you"], frame["v"]
+            self.caught_up(game, frame["v"])
             if data["legal"] is not None:
                 seat.legal, seat.legal_v = data["legal"], frame["v"]
             if data["state"].get("result"):
@@ -448,6 +449,16 @@ class Worker:
         pending[3] = seen + 1
         if pending[3] == 2:
             del game.pending[v]
+
+    def caught_up(self, game: Game, v: int) -> None:
+        """A snapshot at ``v`` shows this socket every event up to ``v``: an action another
+        seat sent before this socket opened (a new game's first roll) is not unanswered,
+        though this socket never hears it as an event (and it gives no latency sample)."""
+        for seq in [seq for seq in game.pending if seq <= v]:
+            pending = game.pending[seq]
+            pending[3] += 1
+            if pending[3] >= 2:
+                del game.pending[seq]
 
     def end(self, game: Game) -> None:
         if not game.over:
