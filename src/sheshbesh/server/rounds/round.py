@@ -59,11 +59,11 @@ from .tables import Applied, Table, replay_table
 
 log = logging.getLogger(__name__)
 ARRIVAL = 15.0
+"""Seconds a player may take to open a game he just started before "your turn" is sent."""
 CATCH_UPS = 3
 """Times an action is decided again after another process stored a move first."""
 FOLLOWED = ("seq", "clock", "dice_secret", "next_roll")
 """The game row's columns a move of the group commit changes (``store.group``)."""
-"""Seconds a player may take to open a game he just started before "your turn" is sent."""
 
 
 class Round:
