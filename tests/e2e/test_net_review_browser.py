@@ -51,3 +51,18 @@ def test_a_long_nardy_game_is_reviewed_by_the_net_on_the_nardy_board(club):  # n
     page.page.screenshot(path=str(SHOTS / "review-long-nardy.png"), full_page=True)
     entries.nth(len(analysis["entries"]) // 2).click()
     page.page.screenshot(path=str(SHOTS / "review-long-nardy-middle.png"), full_page=True)
+    # The last decision, chosen on the graph, is brought into the list's view.
+    graph = page.page.locator("[data-testid=equity-graph]")
+    box = graph.bounding_box()
+    assert box is not None
+    graph.click(position={"x": box["width"] - 2, "y": box["height"] / 2})
+    page.page.locator(f"[data-testid=review-detail] >> text={len(analysis['entries'])}").wait_for()
+    in_view = page.page.evaluate(
+        """() => {
+            const list = document.querySelector('[data-testid=review-list]');
+            const shown = list.querySelector('.is-shown').getBoundingClientRect();
+            const box = list.getBoundingClientRect();
+            return [list.scrollTop > 0, shown.top >= box.top - 1, shown.bottom <= box.bottom + 1];
+        }"""
+    )
+    assert in_view == [True, True, True]

@@ -84,7 +84,21 @@ export function reviewPanel({ t, api, id, me, nameOfSide, show }) {
   }
 
   function render() {
+    const before = body.querySelector(".review-list")?.scrollTop ?? 0;
     clear(body).append(totals(), graph(), filter(), decisions(), detail());
+    keepInView(body.querySelector(".review-list"), before);
+  }
+
+  // The list is rebuilt on every choice: keep its scroll, and bring the decision on the
+  // board into the list's view (chosen from the graph or by Next, it may lie outside it).
+  function keepInView(list, scrollTop) {
+    if (!list) return;
+    list.scrollTop = scrollTop;
+    const current = list.querySelector(".is-shown");
+    if (!current) return;
+    const box = list.getBoundingClientRect(), item = current.getBoundingClientRect();
+    if (item.top < box.top) list.scrollTop -= box.top - item.top;
+    else if (item.bottom > box.bottom) list.scrollTop += item.bottom - box.bottom;
   }
 
   // White's equity decision by decision; a click puts the nearest decision on the board.
