@@ -29,6 +29,7 @@ from test_ledger import make_user
 from sheshbesh.server.club import Club
 from sheshbesh.server.errors import ApiError
 from sheshbesh.server.pubsub import MemoryBus
+from sheshbesh.server.rounds.channel import Batch, Hub, Socket
 from sheshbesh.server.rounds.round import Round
 from sheshbesh.server.rounds.start import start_game
 from sheshbesh.server.settings import Settings
@@ -155,5 +156,34 @@ def test_follow_folds_a_published_move_without_the_database(pg_settings: Setting
         gap = dict(message, seq=3, events=[dict(e, seq=3) for e in message["events"]])
         assert not two.follow(gap)
         assert not two.follow({k: v for k, v in message.items() if k != "row"} | {"seq": 2})
+
+    run(pg_settings, body)
+
+
+def test_a_move_that_does_not_fold_still_reaches_the_sockets(pg_settings: Settings) -> None:
+    """A message the round cannot fold (here a tampered move) is logged and left to a
+    refresh from the stored log; the process's sockets get it all the same."""
+
+    async def body(club: Club, ann: int, bob: int) -> None:
+        heard: list[dict[str, Any]] = []
+        await club.bus.subscribe("game:g1", heard.append)
+        one, two = await loaded(club), await loaded(club)
+        await one.act(ann, 0, first_move(one))
+        (message,) = heard
+        tampered = dict(message, events=[dict(e, move="1-50") for e in message["events"]])
+        with pytest.raises(ValueError):  # the rules refuse the move: nothing folds
+            two.follow(tampered)
+        hub = Hub(club, two)
+        socket = Socket(ws=None, seat=1)  # type: ignore[arg-type]  # only its queue is used
+        hub.sockets.add(socket)
+        hub.on_message(tampered)
+        batch = socket.queue.get_nowait()
+        assert isinstance(batch, Batch) and [seq for seq, _ in batch.events] == [1]
+        assert two.table is not None
+        for _ in range(600):  # the refresh from the stored log, in the background
+            if two.table.seq == 1:
+                break
+            await asyncio.sleep(0.05)
+        assert two.table.seq == 1
 
     run(pg_settings, body)

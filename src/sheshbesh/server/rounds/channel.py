@@ -166,12 +166,21 @@ class Hub:
                 [frame("state", state, v=seq)],
                 _legal_frames(message, seq),
             )
-            if not self.round.follow(message):  # behind by more than this message
+            if not self._followed(message):  # behind by more than this message
                 _in_background(self.round.refresh(), f"game {self.round.id}: refresh")
             if message.get("offer") is not None:  # PL-3: for the players' eyes until answered
                 self.fan_out(batch, [s for s in self.sockets if s.seat is not None])
                 return
         self.fan_out(batch, list(self.sockets))
+
+    def _followed(self, message: dict[str, Any]) -> bool:
+        """Whether the round folded ``message`` in; a fold that fails is logged and left to a
+        refresh from the stored log, so the sockets still get the message."""
+        try:
+            return self.round.follow(message)
+        except Exception:
+            log.exception("game %s: following a move failed; reloading it", self.round.id)
+            return False
 
     async def resync(self) -> None:
         """Messages of this game may have been lost between processes (Redis went away):
