@@ -9,9 +9,9 @@ from sheshbesh.store.models import Request as GameRequest
 
 GAMMON_FAMILY = ("backgammon", "short_nardy", "takhte_nard")
 OWN_ENGINE = ("long_nardy", "caucasian_nardy", "plakoto", "russian_backgammon", "jacquet")
-TRAINED_NETS = ("long_nardy", "plakoto", "jacquet")
-"""Where the trained net beat expectimax's medium level at its last training checkpoint
-(docs/training/README.md); Caucasian nardy and Russian backgammon need more training."""
+TRAINED_NETS = OWN_ENGINE
+"""Where the trained net beats expectimax's medium level (docs/training/README.md): every
+game of our own engine, Caucasian nardy and Russian backgammon since their later runs."""
 
 
 @dataclass(frozen=True, slots=True)
