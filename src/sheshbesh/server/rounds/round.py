@@ -49,7 +49,7 @@ from sheshbesh.server.errors import (
 from sheshbesh.server.events import RoundLoaded, RoundMoved, TurnAwaits
 from sheshbesh.server.money import escrow
 from sheshbesh.server.standings import ratings as standings
-from sheshbesh.store.group import Behind, MoveWrite
+from sheshbesh.store.group import Behind, GroupWriter, MoveWrite
 from sheshbesh.store.models import Game, User, players_of
 
 from .chouette import ChouetteRound
@@ -62,7 +62,7 @@ ARRIVAL = 15.0
 """Seconds a player may take to open a game he just started before "your turn" is sent."""
 CATCH_UPS = 3
 """Times an action is decided again after another process stored a move first."""
-FOLLOWED = ("seq", "clock", "dice_secret", "next_roll")
+FOLLOWED = GroupWriter.COLUMNS
 """The game row's columns a move of the group commit changes (``store.group``)."""
 
 
