@@ -17,6 +17,8 @@ from test_club import Visitor
 from sheshbesh.server.settings import Settings
 
 GRACE = 1.5
+ARRIVAL = 5.0
+"""Bob's browser opens the game within this; Ann never does."""
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +26,8 @@ def live_club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A club whose abandonment grace is short (the server's timer aborts the game)."""
     database: Path = tmp_path_factory.mktemp("club") / "club.db"
     settings = Settings(database_url=str(database), password_profile="fast", signup_limits=(),
-                        young_stake=None, abandon_grace=GRACE, **UNTHROTTLED)  # fmt: skip
+                        young_stake=None, abandon_grace=GRACE, arrival_grace=ARRIVAL,
+                        **UNTHROTTLED)  # fmt: skip
     with RunningClub(settings) as club:
         yield club.base
 

@@ -17,12 +17,16 @@ from test_lobby_socket import lobby, next_of
 from test_rounds import open_game, play_until_doubled
 
 GRACE = 1.5
+ARRIVAL = 5.0
+"""Seconds a player may take to open a new game: longer than the grace, so that a slow
+test client is not taken for one who never came (the abort tests wait this long)."""
 START = 100_000
 
 
 @pytest.fixture
 def quick_club(club_settings) -> Iterator[RunningClub]:
-    with RunningClub(dataclasses.replace(club_settings, abandon_grace=GRACE)) as running:
+    settings = dataclasses.replace(club_settings, abandon_grace=GRACE, arrival_grace=ARRIVAL)
+    with RunningClub(settings) as running:
         yield running
 
 
@@ -131,7 +135,7 @@ def until_aborted(sock: GameSocket) -> dict:
     def told(f: dict) -> bool:
         return f["t"] == "aborted" or (f["t"] == "snapshot" and f["d"].get("aborted") is not None)
 
-    frame = sock.until(told, timeout=GRACE + 15)
+    frame = sock.until(told, timeout=ARRIVAL + 15)
     return dict(frame["d"] if frame["t"] == "aborted" else frame["d"]["aborted"])
 
 
@@ -146,7 +150,8 @@ def test_a_game_whose_owner_never_arrives_is_aborted_and_every_stake_returned(pa
         offer = ann.offer(variant="backgammon", stake=100, cube=True)
         game_id = bob.accept(offer["id"])["id"]
         b = bob.watch(game_id)
-        b.until(lambda f: f["t"] == "snapshot")
+        absent = b.until(lambda f: f["t"] == "snapshot")["d"]["presence"][0]
+        assert absent["deadline"] - absent["since"] == pytest.approx(ARRIVAL)  # not GRACE
         assert ann.balance() == bob.balance() == START - 300  # both escrows held
         play_until_the_other_acts(b)  # Bob's opening, if he has it: now Ann's turn
         assert until_aborted(b) == {"absent": [0]}
@@ -167,6 +172,29 @@ def test_a_game_whose_owner_never_arrives_is_aborted_and_every_stake_returned(pa
         assert profile["recent"][0]["rating_change"] is None
     assert ann.get("/api/users/ann").json()["playban"]["offences"] == 0
     assert ann.post("/api/requests", {"variant": "backgammon", "stake": 1}).is_success
+
+
+def test_a_player_slower_to_arrive_than_the_grace_still_plays(pair):
+    """The arrival has its own grace: Ann opens the game after the abandonment grace has
+    run out (by the server's clock) but within the arrival's, and plays it."""
+    ann, bob = pair
+    offer = ann.offer(variant="draughts", stake=10)  # Ann is White: the game waits for her
+    game_id = bob.accept(offer["id"])["id"]
+    b = bob.watch(game_id)
+    b.until(lambda f: f["t"] == "snapshot")
+
+    def waited() -> float:
+        away = bob.get(f"/api/games/{game_id}").json()["presence"][0]
+        return float(away["now"] - away["since"])
+
+    while waited() <= (GRACE + ARRIVAL) / 2:  # the grace's timer has long run by then
+        b.round_trip()  # the server's own time decides, not a sleep here
+    a = ann.watch(game_id)
+    snapshot = a.until(lambda f: f["t"] == "snapshot")["d"]
+    assert snapshot["status"] == "live" and snapshot["aborted"] is None
+    move = next(m for m in a.legal or [] if m["type"] == "move")
+    assert a.act(move)["t"] == "state" and a.state["result"] is None
+    b.until(lambda f: f["t"] == "presence" and f["d"]["seat"] == 0 and f["d"]["online"])
 
 
 def test_a_flag_that_falls_before_its_player_ever_arrived_aborts_the_game(pair):

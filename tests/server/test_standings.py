@@ -127,11 +127,15 @@ def test_challenges_acceptances_and_results_become_notifications(new_player):
 
 
 GRACE = 1.0
+ARRIVAL = 60.0
+"""A slow test client opens its game within this: the games here are never aborted (with
+the grace as the arrival's too, two CI runs aborted a game the client opened 1 s late)."""
 
 
 @pytest.fixture
 def quick_club(club_settings) -> Iterator[RunningClub]:
-    with RunningClub(dataclasses.replace(club_settings, abandon_grace=GRACE)) as running:
+    settings = dataclasses.replace(club_settings, abandon_grace=GRACE, arrival_grace=ARRIVAL)
+    with RunningClub(settings) as running:
         yield running
 
 

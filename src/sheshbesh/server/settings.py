@@ -51,6 +51,10 @@ class Settings:
     socket of an ended session is closed by then; 0: never)."""
     abandon_grace: float = 120.0
     """Seconds a disconnected player may keep the opponent waiting on his turn (PL-7)."""
+    arrival_grace: float | None = None
+    """Seconds a player may take to open a game that has just started before it is
+    aborted for him (None: ``abandon_grace``). Apart so that a club (or a test) with a
+    short grace does not abort games whose players are merely slow to arrive."""
     login_failures: int = 5
     login_address_failures: int = 30
     login_window: float = 300.0
@@ -116,6 +120,11 @@ class Settings:
     """Seconds between two "alive" marks of this process; three missed and its spectators
     stop counting (``rounds.spectate``)."""
 
+    @property
+    def arrival(self) -> float:
+        """Seconds a player may take to open a game just started (``arrival_grace``)."""
+        return self.abandon_grace if self.arrival_grace is None else self.arrival_grace
+
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
         env = os.environ
@@ -130,6 +139,8 @@ class Settings:
             values["secure_cookies"] = env["SHESHBESH_SECURE_COOKIES"] not in ("0", "false", "")
         if env.get("SHESHBESH_ABANDON_GRACE"):
             values["abandon_grace"] = float(env["SHESHBESH_ABANDON_GRACE"])
+        if env.get("SHESHBESH_ARRIVAL_GRACE"):
+            values["arrival_grace"] = float(env["SHESHBESH_ARRIVAL_GRACE"])
         if env.get("SHESHBESH_PASSWORD_PROFILE"):
             values["password_profile"] = env["SHESHBESH_PASSWORD_PROFILE"]
         if env.get("SHESHBESH_BOTS"):

@@ -53,8 +53,6 @@ from sheshbesh.server.errors import (
     Conflict,
     Forbidden,
     NotFound,
-    database_trouble,
-    log_failure,
 )
 from sheshbesh.server.events import RoundMoved, TurnAwaits
 from sheshbesh.server.money import seats as money
@@ -63,7 +61,8 @@ from sheshbesh.store.models import Game, GameEvent, GameSeat, User
 from sheshbesh.store.models import Request as GameRequest
 
 from .chouette_table import ChouetteTable
-from .log import TIMER_RETRY, events_after, keep_dice, locked_game, stored_dice
+from .log import events_after, keep_dice, locked_game, stored_dice
+from .timer import CheckTimer
 
 log = logging.getLogger(__name__)
 ARRIVAL = 15.0
@@ -102,7 +101,7 @@ class ChouetteRound:
         self.avatars: dict[int, str] = {}
         self.bot_seats: dict[int, str] = {}
         self.here: dict[int, int] = defaultdict(int)
-        self.timer: asyncio.Task[None] | None = None
+        self.timer = CheckTimer(f"chouette {game_id}", self.expire, club.now)
         self.before_offer: ChouetteTable | None = None
         self.ratings: dict[int, dict[str, Any]] = {}
         self.uncovered: frozenset[str] = frozenset()
@@ -672,31 +671,13 @@ class ChouetteRound:
         return deadline
 
     def schedule(self) -> None:
-        if self.timer is not None and not self.timer.done():
-            self.timer.cancel()
-        deadline = self.deadline()
-        if deadline < math.inf:
-            self.timer = asyncio.get_running_loop().create_task(self._wait(deadline))
+        self.timer.at(self.deadline())
 
     def _later(self, delay: float) -> None:
-        if self.timer is not None and not self.timer.done():
-            self.timer.cancel()
-        self.timer = asyncio.get_running_loop().create_task(self._wait(self.club.now() + delay))
-
-    async def _wait(self, deadline: float) -> None:
-        await asyncio.sleep(max(0.0, deadline - self.club.now()) + 0.01)
-        try:
-            await self.expire()
-        except Exception as error:
-            log_failure(log, f"chouette {self.id}: the timeout check", error)
-            if database_trouble(error):
-                self.timer = asyncio.get_running_loop().create_task(
-                    self._wait(self.club.now() + TIMER_RETRY)
-                )
+        self.timer.at(self.club.now() + delay)
 
     def stop(self) -> None:
-        if self.timer is not None:
-            self.timer.cancel()
+        self.timer.stop()
 
     # --- telling --------------------------------------------------------------------
 

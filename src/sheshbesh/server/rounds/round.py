@@ -43,8 +43,6 @@ from sheshbesh.server.errors import (
     Conflict,
     Forbidden,
     NotFound,
-    database_trouble,
-    log_failure,
 )
 from sheshbesh.server.events import RoundLoaded, RoundMoved, TurnAwaits
 from sheshbesh.server.money import escrow
@@ -53,9 +51,10 @@ from sheshbesh.store.group import Behind, GroupWriter, MoveWrite
 from sheshbesh.store.models import Game, User, players_of
 
 from .chouette import ChouetteRound
-from .log import TIMER_RETRY, events_after, keep_dice, locked_game, stored_dice
+from .log import events_after, keep_dice, locked_game, stored_dice
 from .store import store_aborted, store_applied
 from .tables import Applied, Table, replay_table
+from .timer import CheckTimer
 
 log = logging.getLogger(__name__)
 ARRIVAL = 15.0
@@ -78,7 +77,7 @@ class Round:
         self.names: dict[int, str] = {}
         self.here: dict[int, int] = {0: 0, 1: 0}
         """Connections per seat in this process."""
-        self.timer: asyncio.Task[None] | None = None
+        self.timer = CheckTimer(f"round {game_id}", self.expire, club.now)
         self.bot_seats: dict[int, str] = {}
         """Seat → engine of each seat a club bot plays (``server.bots`` acts for it)."""
         self.avatars: dict[int, str] = {}
@@ -182,14 +181,21 @@ class Round:
         return {"absent": list((game.result or {}).get("absent", []))}
 
     def presence(self) -> list[dict[str, Any]]:
-        assert self.game is not None
-        grace = self.club.settings.abandon_grace
+        game = self.game
+        assert game is not None
         now = self.club.now()
         return [
             {"seat": seat, "online": away is None, "since": away,
-             "deadline": None if away is None else away + grace, "now": now}
-            for seat, away in enumerate((self.game.away0, self.game.away1))
+             "deadline": None if away is None else away + self._grace(game, seat), "now": now}
+            for seat, away in enumerate((game.away0, game.away1))
         ]  # fmt: skip
+
+    def _grace(self, game: Game, seat: int) -> float:
+        """How long ``seat`` may stay away: the arrival's grace until he has opened the
+        game once, then the abandonment grace (PL-7)."""
+        settings = self.club.settings
+        arrived = game.arrived0 if seat == 0 else game.arrived1
+        return settings.abandon_grace if arrived else settings.arrival
 
     def shown_seq(self) -> int:
         """The sequence number spectators see: the last before a cube offer still waiting
@@ -460,14 +466,15 @@ class Round:
         if seat is None:
             return None
         away = away_of(game, seat)
-        if away is not None and now >= away + self.club.settings.abandon_grace:
+        if away is not None and now >= away + self._grace(game, seat):
             return table.side_of(seat)
         return None
 
     def _overdue(self, game: Game, seats: tuple[int, ...]) -> bool:
-        """Whether one of these seats has been away for the whole grace, whoever is to act."""
-        now, grace = self.club.now(), self.club.settings.abandon_grace
-        return any(now >= (away_of(game, seat) or now) + grace for seat in seats)
+        """Whether one of these seats has been away for its whole grace, whoever is to act."""
+        now = self.club.now()
+        return any(now >= (away_of(game, seat) or now) + self._grace(game, seat)
+                   for seat in seats)  # fmt: skip
 
     async def _apply(self, session: AsyncSession, game: Game, table: Table, action: Any) -> Applied:
         club = self.club
@@ -613,7 +620,7 @@ class Round:
             assert self.game is not None
             for column, value in values.items():
                 setattr(self.game, column, value)
-        grace = self.club.settings.abandon_grace
+            grace = self._grace(self.game, seat)
         presence = {"seat": seat, "online": away is None, "since": away,
                     "deadline": None if away is None else away + grace,
                     "now": self.club.now()}  # fmt: skip
@@ -654,38 +661,20 @@ class Round:
             wait = clock.time_to_flag(max(now, clock.at or now))
             if wait is not None:
                 deadline = now + wait
-        grace = self.club.settings.abandon_grace
         seat = self.to_act_seat()
         if seat is not None:
             away = away_of(game, seat)
             if away is not None:
-                deadline = min(deadline, away + grace)
+                deadline = min(deadline, away + self._grace(game, seat))
         for seat in never_arrived(game):
-            deadline = min(deadline, (away_of(game, seat) or now) + grace)
+            deadline = min(deadline, (away_of(game, seat) or now) + self._grace(game, seat))
         return deadline
 
     def schedule(self) -> None:
-        if self.timer is not None and not self.timer.done():
-            self.timer.cancel()
-        deadline = self.deadline()
-        if deadline < math.inf:
-            self.timer = asyncio.get_running_loop().create_task(self._wait(deadline))
-
-    async def _wait(self, deadline: float) -> None:
-        await asyncio.sleep(max(0.0, deadline - self.club.now()) + 0.01)
-        try:
-            await self.expire()
-        except Exception as error:
-            log_failure(log, f"round {self.id}: the timeout check", error)
-            if not database_trouble(error):
-                return
-            # The database is away for a moment: a flag that fell meanwhile still falls.
-            retry = self.club.now() + TIMER_RETRY
-            self.timer = asyncio.get_running_loop().create_task(self._wait(retry))
+        self.timer.at(self.deadline())
 
     def stop(self) -> None:
-        if self.timer is not None:
-            self.timer.cancel()
+        self.timer.stop()
 
 
 def away_of(game: Game, seat: int) -> float | None:
