@@ -16,14 +16,18 @@ one), the game goes on to its end, its stored log has no gap and the ledger sums
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pg
 import pytest
+import redis_server
 from club_client import GameSocket, Player, ServerProcess, next_mover, play_randomly
-from test_cluster_faults import QUIET, START, caught_up, open_on
+from test_cluster import Node
+from test_cluster_faults import QUIET, START, caught_up, game_across, open_on, own_redis  # noqa: F401
 from websockets.exceptions import ConnectionClosed
 
 
@@ -129,3 +133,64 @@ def told_to_come_back(sock: GameSocket) -> None:
 
 def httpx_health(server: ServerProcess) -> dict[str, object]:
     return dict(httpx.get(server.base + "/healthz", timeout=10).json())
+
+
+def test_redis_and_postgresql_down_together_the_sockets_catch_up_once_both_are_back(
+    own_postgres: pg.Cluster,
+    own_redis: list[redis_server.RedisServer],  # noqa: F811 (the fixture)
+    tmp_path: Path,
+) -> None:
+    """Redis is killed and a move made meanwhile (stored; its messages lost), then
+    PostgreSQL goes down before Redis is back: each process's catch-up after the bus loss
+    finds no database. It waits for it (it once gave up, and the players never heard
+    the move): once PostgreSQL is back too, both hear it, in order, exactly once."""
+    own_postgres.sql("CREATE DATABASE club")
+    started = [Node(f"node{i}", own_postgres.url("club"), own_redis[0].url, tmp_path)
+               for i in (1, 2)]  # fmt: skip
+    try:
+        for node in started:
+            node.wait_ready()
+        one, two = started
+        rng = random.Random(41)
+        ann, bob, game, a, b = game_across(one, two, rng, 4, variant="backgammon", stake=50)
+        mover = next_mover([a, b])
+        assert mover is not None
+        before = mover.v
+
+        def move_then_database_down() -> None:
+            mover.send({"t": "action", "v": mover.v, "d": quiet_choice(mover, rng)})
+            while bob.get(f"/api/games/{game}").json()["seq"] <= before:
+                mover.round_trip()  # the move is stored: the database's word, not a sleep
+            own_postgres.down()
+
+        own_redis[0] = redis_server.restart(own_redis[0], between=move_then_database_down)
+        for node in started:  # back on the bus, each met the database away
+            wait_for(lambda node=node: "resync after a bus loss" in node.output())
+        own_postgres.up()
+        caught_up([a, b], before)
+        assert not [e for s in (a, b) for e in s.errors]
+        play_randomly([a, b], random.Random(42))
+        record = bob.get(f"/api/games/{game}/record").json()
+        seqs = [record["created"]["seq"], *(e["seq"] for e in record["events"])]
+        assert seqs == list(range(len(seqs)))
+        assert a.v == b.v == seqs[-1]
+        for node in started:
+            assert node.health()["ledger_total"] == 0
+        assert ann.balance() + bob.balance() == 2 * START
+        for player in (ann, bob):
+            player.close()
+    except BaseException:
+        for node in started:
+            print(node.output())
+        raise
+    finally:
+        for node in started:
+            node.stop()
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the condition never held")
+        time.sleep(0.05)

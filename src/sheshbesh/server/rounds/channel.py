@@ -212,6 +212,9 @@ class Hubs:
     def __init__(self, club: Club) -> None:
         self.club = club
         self.hubs: dict[str, Hub] = {}
+        self.resyncing: set[asyncio.Task[None]] = set()
+        """Resyncs after a bus loss that wait for the database (kept: a task nobody holds
+        may be collected before it ends)."""
 
     async def join(self, round_: AnyRound, socket: Socket) -> Hub:
         hub = self.hubs.get(round_.id)
@@ -222,12 +225,23 @@ class Hubs:
         return hub
 
     async def resync(self) -> None:
-        """After the bus lost messages: every game served here catches up its sockets."""
+        """After the bus lost messages: every game served here catches up its sockets, each
+        in a task of its own that waits while the database is unreachable too (Redis and
+        PostgreSQL down together: the sockets once never heard what they missed)."""
         for hub in list(self.hubs.values()):
-            try:
+            task = asyncio.get_running_loop().create_task(self._resync(hub))
+            self.resyncing.add(task)
+            task.add_done_callback(self.resyncing.discard)
+
+    async def _resync(self, hub: Hub) -> None:
+        async def once() -> None:
+            if self.hubs.get(hub.round.id) is hub:  # else nobody here is left to tell
                 await hub.resync()
-            except Exception:
-                log.exception("game %s: resync after a bus loss failed", hub.round.id)
+
+        try:
+            await _patiently(once, f"game {hub.round.id}: the resync after a bus loss")
+        except Exception:
+            log.exception("game %s: resync after a bus loss failed", hub.round.id)
 
     async def leave(self, hub: Hub, socket: Socket) -> None:
         hub.sockets.discard(socket)
