@@ -27,6 +27,7 @@ import httpx
 import pytest
 import redis_server
 from club_client import GameSocket, Player, next_mover, play_randomly
+from me_socket import MeSocket
 from test_cluster import LobbySocket, Node, nodes  # noqa: F401 (fixture)
 
 START = 100_000
@@ -175,6 +176,42 @@ def test_a_request_posted_while_redis_is_down_reaches_the_other_processs_lobby(
         )
         assert seen
         lobby.close()
+        for player in (ann, bob):
+            player.close()
+    finally:
+        for node in started:
+            node.stop()
+    for node in started:
+        assert "Traceback" not in node.output(), node.output()
+
+
+def test_a_game_begun_while_redis_is_down_reaches_its_owners_page(
+    postgres_url: str, own_redis: list[redis_server.RedisServer], tmp_path: Path
+) -> None:
+    """Ann's page (``/ws/me`` on process 1) misses the ``game_started`` that Bob's accept
+    on process 2 published while Redis was away; once it is back, her socket is sent her
+    hello and her "me" again, which name the game she is in (the page goes to it)."""
+    started = [Node(f"node{i}", postgres_url, own_redis[0].url, tmp_path) for i in (1, 2)]
+    try:
+        for node in started:
+            node.wait_ready()
+        one, two = started
+        ann, bob = Player(one.base, "ann").register(), Player(two.base, "bob").register()
+        offer = ann.offer(variant="backgammon", stake=20)
+        page = MeSocket(ann)
+        assert page.hello["d"]["unread"] == 0
+        games: list[str] = []
+
+        def accept_while_down() -> None:
+            games.append(bob.accept(offer["id"])["id"])
+
+        own_redis[0] = redis_server.restart(own_redis[0], between=accept_while_down)
+        again = page.until("hello", timeout=60)
+        assert again["d"]["unread"] == 1  # the note that Bob accepted, stored meanwhile
+        me = page.until("me", timeout=10)
+        assert me["d"]["playing"] == games[0] and me["d"]["username"] == "ann"
+        assert me["d"]["balance"] == START - 60  # the escrow: 20 × 3 (a backgammon)
+        page.close()
         for player in (ann, bob):
             player.close()
     finally:

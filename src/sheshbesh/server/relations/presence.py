@@ -43,6 +43,7 @@ from sheshbesh.server import limits
 from sheshbesh.server.accounts import bindings
 from sheshbesh.server.accounts.bindings import Binding
 from sheshbesh.server.accounts.csrf import same_origin
+from sheshbesh.server.accounts.sessions import me_json
 from sheshbesh.server.club import Club, club_of
 from sheshbesh.server.events import RoundMoved
 from sheshbesh.server.limits import Guard
@@ -268,8 +269,27 @@ def subscribe(club: Club) -> None:
 
     club.events.on(RoundMoved, on_round_moved)
 
+    async def on_bus_recovered() -> None:
+        # What was published for a player while Redis was away is lost: each of his
+        # sockets is sent his hello and his "me" again, read from the database.
+        for queue in list(me_queues(club)):
+            with contextlib.suppress(asyncio.QueueFull):
+                queue.put_nowait(None)
+
+    club.bus.on_recovered(on_bus_recovered)
+
 
 # --- the player's own socket -------------------------------------------------------------
+
+
+def me_queues(club: Club) -> set[asyncio.Queue[str | None]]:
+    """The queues of this process's ``/ws/me`` sockets (``None`` in one: send the hello
+    and the player's "me" again, after the bus lost messages)."""
+    found = club.extras.get("me_queues")
+    if found is None:
+        found = club.extras["me_queues"] = set()
+    assert isinstance(found, set)
+    return found
 
 
 @router.websocket("/ws/me")
@@ -305,7 +325,7 @@ async def me_socket(ws: WebSocket) -> None:
 
 
 async def _serve(club: Club, ws: WebSocket, binding: Binding, guard: Guard) -> None:
-    queue: asyncio.Queue[str] = asyncio.Queue(maxsize=QUEUE_LIMIT)
+    queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=QUEUE_LIMIT)
     user = binding.user
 
     def on_message(message: str | dict[str, Any]) -> None:
@@ -316,6 +336,7 @@ async def _serve(club: Club, ws: WebSocket, binding: Binding, guard: Guard) -> N
     channel = f"user:{user.id}"
     presence = presence_of(club)
     await club.bus.subscribe(channel, on_message)
+    me_queues(club).add(queue)
     await presence.connected(user.id)
     ended = asyncio.Event()
     binding.when_ended(ended.set)
@@ -331,7 +352,9 @@ async def _serve(club: Club, ws: WebSocket, binding: Binding, guard: Guard) -> N
             if getter not in done:
                 getter.cancel()
             elif await binding.alive():
-                await ws.send_text(getter.result())
+                text = getter.result()
+                for line in [text] if text is not None else await _again(club, user.id):
+                    await ws.send_text(line)
         if ended.is_set():
             await bindings.close_ended(ws)
     except (WebSocketDisconnect, RuntimeError):
@@ -339,6 +362,7 @@ async def _serve(club: Club, ws: WebSocket, binding: Binding, guard: Guard) -> N
     finally:
         ending.cancel()
         await limits.stopped(reader)
+        me_queues(club).discard(queue)
         await club.bus.unsubscribe(channel, on_message)
         await presence.disconnected(user.id)
 
@@ -354,6 +378,19 @@ async def _hello(club: Club, user_id: int) -> dict[str, Any]:
         )
         unread = await notify.unread_count(session, user_id)
     return {"unread": unread, "friends": {names[uid]: now[uid] for uid in friends}}
+
+
+async def _again(club: Club, user_id: int) -> list[str]:
+    """The hello and the player's "me" (his balance, the game he is in), as frames: what
+    the bus lost for him is in them (a game that began meanwhile: the page goes to it)."""
+    hello = await _hello(club, user_id)
+    async with club.db.read() as session:
+        user = await session.get(User, user_id)
+        me = None if user is None else await me_json(club, session, user)
+    frames = [json.dumps({"t": "hello", "d": hello})]
+    if me is not None:
+        frames.append(json.dumps({"t": "me", "d": me}))
+    return frames
 
 
 async def _drain(ws: WebSocket, guard: Guard) -> None:

@@ -142,15 +142,18 @@ function followUser() {
 function onUserFrame(frame) {
   if (frame.t === "hello" || frame.t === "unread") ctx.setUnread(frame.d.unread);
   if (frame.t === "me" && ctx.me) {  // he equipped something, maybe in another tab
+    const was = ctx.me.playing;
     Object.assign(ctx.me, frame.d);
     renderHeader();
+    // Sent again after the server's bus lost messages: a game that began meanwhile
+    // is one whose "game_started" he never got.
+    if (frame.d.playing && frame.d.playing !== was) goToGame(frame.d.playing);
   }
   if (frame.t === "game_started" && ctx.me && (frame.d.players || []).some((p) => p.id === ctx.me.id)) {
     // A game of his began (accepted here, in another tab, or by a bot): every open
     // tab of his goes to it, so no game ever runs unseen (issue 17).
     ctx.me.playing = frame.d.id;
-    const room = `#/game/${frame.d.id}`;
-    if (location.hash.split("?")[0] !== room) ctx.navigate(room);
+    goToGame(frame.d.id);
   }
   if (frame.t === "notification") {
     ctx.setUnread(frame.d.unread);
@@ -165,6 +168,11 @@ function onUserFrame(frame) {
     }
   }
   window.dispatchEvent(new CustomEvent("sheshbesh:user-frame", { detail: frame }));
+}
+
+function goToGame(id) {
+  const room = `#/game/${id}`;
+  if (location.hash.split("?")[0] !== room) ctx.navigate(room);
 }
 
 export function toast(message, kind = "") {
