@@ -11,7 +11,7 @@ import json
 import random
 
 import pytest
-from club_client import GameSocket
+from club_client import GameSocket, next_mover
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_rounds import open_game
@@ -90,6 +90,33 @@ def test_a_stale_sequence_number_and_a_double_submission_are_refused(new_player)
     assert replay["t"] == "error" and replay["d"]["error"] == "stale"
     assert "resync" in replay["d"]["message"]
     assert ann.get(f"/api/games/{open_id(ann)}").json()["seq"] == seq + 1
+
+
+def test_a_move_sent_as_the_opponent_declines_ones_draw_offer_is_played(new_player):
+    """DR-19: Ann offers a draw and plays on; Bob's decline lands first. Her move, sent at
+    the offer's number, is still the move she meant (the decline changed nothing she
+    sees but the offer): it is played, not refused as stale. A move sent before any
+    other change is still refused (above)."""
+    ann, bob = new_player("ann"), new_player("bob")
+    _, a, b = open_game(ann, bob, variant="draughts", stake=10)
+    rng = random.Random(3)
+    while True:  # DR-19: 40 moves each before a draw may be offered
+        mover = next_mover([a, b])
+        assert mover is not None, "the game ended before a draw could be offered"
+        if {"type": "offer_draw", "move": None} in (mover.legal or []):
+            break
+        moves = [m for m in mover.legal or [] if m["type"] == "move"]
+        assert mover.act(rng.choice(moves))["t"] == "state"
+    other = b if mover is a else a
+    assert mover.act({"type": "offer_draw"})["t"] == "state"
+    offered = mover.v
+    move = next(m for m in mover.legal or [] if m["type"] == "move")
+    other.settle(offered)
+    assert other.act({"type": "decline_draw"})["t"] == "state"
+    mover.send({"t": "action", "v": offered, "d": move})  # before the decline reached her
+    mover.settle(offered + 2)
+    assert [e["type"] for e in mover.events[-2:]] == ["draw_declined", "played"]
+    assert mover.v == offered + 2 and not mover.errors
 
 
 def test_reconnecting_with_the_last_seq_gets_exactly_what_was_missed(new_player, club):

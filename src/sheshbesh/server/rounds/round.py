@@ -336,7 +336,7 @@ class Round:
                             code="not_a_player")  # fmt: skip
         if game.status != "live":
             raise Conflict("the game is over", code="game_over")
-        if seen != table.seq:
+        if seen != table.seq and not table.only_answered_since(seen, table.side_of(seat)):
             raise Conflict(
                 f"stale action: it was sent at move {seen}, the game is at {table.seq};"
                 " resync and try again",

@@ -72,6 +72,12 @@ class Table:
         offer until it is answered (PL-3)."""
         return None
 
+    def only_answered_since(self, seen: int, side: Side) -> bool:
+        """Whether the one event after ``seen`` is the other side's answer to an offer of
+        ``side``'s that left ``side`` to act as he was: an action he sent at ``seen`` is
+        still the one he meant, and is decided, not refused as stale."""
+        return False
+
     def offered_cube(self) -> tuple[str, int] | None:
         """The pending cube offer, ``("double" | "beaver", value asked)``, or ``None``."""
         return None
@@ -452,6 +458,18 @@ class DraughtsTable(Table):
 
     def type_of(self, action: Any) -> str:
         return DRAUGHTS_TYPES[type(action)]
+
+    def only_answered_since(self, seen: int, side: Side) -> bool:
+        """DR-19: he offered a draw at this ply and moves on; the opponent declined it
+        meanwhile (no offer stands, no ply since his: the decline was the last event)."""
+        game: dr.DraughtsGame = self.state
+        return (
+            seen == self.seq - 1
+            and not game.finished
+            and game.to_act is side
+            and game.draw_offer is None
+            and game.last_offer == (side, game.plies)
+        )
 
     def step(self, action: Any, dice: act.DiceSource | None) -> tuple[Any, tuple[Event, ...]]:
         step = self.state.apply(action)
