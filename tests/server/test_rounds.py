@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from typing import Any
 
 import pytest
@@ -20,6 +21,9 @@ from club_client import (
     play_randomly,
     play_until,
 )
+from sqlalchemy import event
+
+from sheshbesh.server.rounds.round import COVER_TTL
 
 START = 100_000
 
@@ -229,6 +233,33 @@ def test_a_double_is_offered_only_when_it_can_be_covered(new_player, stake, offe
     assert "120000" in refused["d"]["message"] and "PL-5" in refused["d"]["message"]
     assert mover.v == seq and ann.balance() == bob.balance() == START - 60_000
     assert mover.act({"type": "roll"})["t"] == "state"  # the game goes on
+
+
+def test_the_menu_reads_whether_a_double_is_covered_once_per_cube_level(club, new_player):
+    """The cover check (PL-5) read both wallets (three queries) on every move; the answer
+    is the same at every turn of one cube level, so a round trusts it for COVER_TTL."""
+    host = club.app.state.club
+    ann, bob = new_player("ann"), new_player("bob")
+    _, a, b = open_game(ann, bob, variant="backgammon", stake=100, cube=True)
+    reads: list[str] = []
+
+    def count(conn: Any, cursor: Any, statement: str, *rest: Any) -> None:
+        if "accounts.balance" in statement and "UPDATE" not in statement:
+            reads.append(statement)
+
+    engine = host.db.engine.sync_engine
+    started = time.monotonic()
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        turns = 0
+        while turns < 12:  # the double is on the menu at each of these turns (cube in the middle)
+            mover = play_until([a, b], may_double)
+            assert mover.act({"type": "roll"})["t"] == "state"
+            turns += 1
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    periods = 1 + int((time.monotonic() - started) // COVER_TTL)  # a slow machine reads again
+    assert 0 < len(reads) <= 2 * periods, (len(reads), periods)  # both wallets, once a period
 
 
 class Now:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -30,6 +31,7 @@ import pytest
 import test_cluster
 from club_client import PASSWORD, GameSocket, Player, RunningClub, next_mover
 from me_socket import MeSocket, second_login
+from sqlalchemy import event
 from test_chat import Lobby
 from test_cluster import Node
 from test_rounds import open_game
@@ -37,6 +39,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from sheshbesh.cli import main
+from sheshbesh.server.accounts.bindings import bindings_of
 from sheshbesh.server.settings import Settings
 
 ENDED = 4401
@@ -266,3 +269,34 @@ def test_a_session_ended_on_one_process_closes_its_sockets_on_another(
         for ws in bobs:
             frames, code = until_closed(ws)
             assert code == ENDED and told_ended(frames)
+
+
+def test_the_sockets_due_for_a_session_check_are_checked_in_one_query(club, new_player):
+    """At 1 000 sockets each checked every 5 s, one query per socket was 200 a second
+    (``bench/load.py``). A socket whose check is due checks, in the same query, every
+    other socket here due within half a period."""
+    host = club.app.state.club
+    players = [new_player(f"page{i}") for i in range(6)]
+    pages = [MeSocket(player) for player in players]
+    bound = bindings_of(host)
+    everyone = [b for held in list(bound.by_user.values()) for b in held]
+    assert len(everyone) == 6
+    for binding in everyone:  # all due now, as if their last checks were long ago
+        binding.valid_until = -math.inf
+    checks: list[str] = []
+
+    def count(conn: Any, cursor: Any, statement: str, *rest: Any) -> None:
+        if "FROM sessions" in statement:
+            checks.append(statement)
+
+    engine = host.db.engine.sync_engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        players[0].offer(variant="backgammon", stake=5, opponent="page1")
+        pages[1].until("notification")  # his own frame: his socket checked its session first
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert len(checks) == 1
+    assert all(b.valid_until > 0 and not b.ended for b in everyone)
+    for page in pages:
+        page.close()

@@ -59,6 +59,8 @@ from .timer import CheckTimer
 log = logging.getLogger(__name__)
 ARRIVAL = 15.0
 """Seconds a player may take to open a game he just started before "your turn" is sent."""
+COVER_TTL = 30.0
+"""Seconds a menu trusts its read of whether a cube raise can be covered."""
 CATCH_UPS = 3
 """Times an action is decided again after another process stored a move first."""
 FOLLOWED = GroupWriter.COLUMNS
@@ -86,6 +88,8 @@ class Round:
         """User id → rating in this game's variant (and, once rated, its change)."""
         self.uncovered: frozenset[str] = frozenset()
         """Answers on the menu that the escrow cannot cover now (a beaver): left off it."""
+        self.covers: dict[tuple[int, int, int], tuple[bool, float]] = {}
+        """(needed, held0, held1) → whether the wallets could cover it, and when read."""
         self.before_offer: Table | None = None
         """The table before the latest cube offer (what spectators see while it waits, PL-3)."""
 
@@ -258,12 +262,27 @@ class Round:
         if not raises:
             return
         uncovered = set()
-        async with self.club.db.read() as session:
-            for frame in raises:
-                needed = game.stake * table.exposure_after(frame, table.side_of(seat))
-                if not await escrow.can_cover(self.club, session, game, needed, self.club.now()):
-                    uncovered.add(frame["type"])
+        now = self.club.now()
+        for frame in raises:
+            needed = game.stake * table.exposure_after(frame, table.side_of(seat))
+            if not await self._covers(game, needed, now):
+                uncovered.add(frame["type"])
         self.uncovered = frozenset(uncovered)
+
+    async def _covers(self, game: Game, needed: int, now: float) -> bool:
+        """Whether both players could put ``needed`` in escrow, as read at most
+        :data:`COVER_TTL` ago: the same answer serves every turn at this cube (it was
+        three queries a move). A player plays one game at a time, so only a purchase can
+        make it stale, and then the escrow still refuses the raise (PL-5)."""
+        key = (needed, game.held0, game.held1)
+        known = self.covers.get(key)
+        if known is not None and now - known[1] < COVER_TTL:
+            return known[0]
+        async with self.club.db.read() as session:
+            covered = await escrow.can_cover(self.club, session, game, needed, now)
+        self.covers = {k: v for k, v in self.covers.items() if now - v[1] < COVER_TTL}
+        self.covers[key] = (covered, now)  # a few cube levels at most: nothing piles up
+        return covered
 
     def snapshot(self, seat: int | None, now: float, shown: Table | None = None) -> dict[str, Any]:
         """The game at ``now`` for ``seat``; with ``shown`` (:meth:`shown`, for a spectator)
