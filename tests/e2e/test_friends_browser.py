@@ -9,8 +9,12 @@ new pages at phone and desktop sizes go to tests/e2e/screenshots/.
 
 from __future__ import annotations
 
+import json
 import random
+import re
+from typing import Any
 
+from club_client import Player
 from test_club import PASSWORD, PHONE, Visitor, act_once, wait_for_turn
 
 
@@ -326,4 +330,67 @@ def test_the_lobby_lists_the_bots_and_readies_a_challenge_to_one(browser, live_c
         ann.page.wait_for_selector("[data-testid=board] svg")
         assert ann.errors == []
     finally:
+        ann.close()
+
+
+def test_frames_the_server_lost_are_caught_up_from_its_hello_and_me(browser, live_club):
+    """After the server's bus lost messages (Redis away) it sends each ``/ws/me`` socket
+    its hello and its "me" again (tests/server/test_cluster_faults.py). Here the page's
+    socket runs through a route that drops the pushed notification and game_started,
+    as the bus would; then the route delivers a hello and a "me" such as the server
+    sends: the notifications page shows the challenge it never heard, and the page goes
+    to the game that began meanwhile."""
+    bob = Visitor(browser, live_club).register("boblost")
+    ann = Player(live_club, "annlost").register()
+    routes: list[Any] = []
+    lost: list[str] = []
+
+    def through(route: Any) -> None:
+        server = route.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            kind = json.loads(message).get("t")
+            if kind in ("notification", "game_started"):
+                lost.append(kind)  # the bus dropped it
+            else:
+                route.send(message)
+
+        server.on_message(from_server)
+        routes.append(route)
+
+    try:
+        bob.page.route_web_socket(re.compile(r"/ws/me$"), through)
+        bob.go("#/notifications")
+        bob.page.reload()  # the page's socket opens again, through the route
+        bob.page.locator("[data-testid=notifications]").wait_for()
+        while not routes:
+            bob.page.wait_for_timeout(50)
+        challenge = ann.offer(variant="backgammon", stake=10, opponent="boblost")
+        while "notification" not in lost:
+            bob.page.wait_for_timeout(50)
+        notes = bob.page.locator("[data-testid=notifications] li", has_text="annlost")
+        assert notes.count() == 0  # never pushed
+        routes[-1].send(json.dumps({"t": "hello", "d": {"unread": 1, "friends": {}}}))
+        notes.first.wait_for()
+        assert unread(bob) == 1
+
+        game = bob.page.evaluate(
+            """async (id) => {
+                const {token} = await (await fetch('/api/csrf')).json();
+                const r = await fetch(`/api/requests/${id}/accept`,
+                                      {method: 'POST', headers: {'X-CSRF-Token': token}});
+                return (await r.json()).id;
+            }""",
+            challenge["id"],
+        )
+        while "game_started" not in lost:
+            bob.page.wait_for_timeout(50)
+        assert "#/notifications" in bob.page.url  # nothing told the page
+        me = bob.me()
+        routes[-1].send(json.dumps({"t": "me", "d": me}))
+        bob.page.wait_for_url(f"**/#/game/{game}")
+        bob.page.wait_for_selector("[data-testid=board] svg")
+        assert bob.errors == []
+    finally:
+        bob.close()
         ann.close()

@@ -62,7 +62,7 @@ export async function mount(main, ctx) {
         friend.status = frame.d.status;
         renderFriends();
       }
-    } else if (frame.t === "friends_changed") {
+    } else if (frame.t === "friends_changed" || frame.t === "hello") {  // hello: said again
       clearTimeout(reloadTimer);
       reloadTimer = setTimeout(async () => { await reload(); if (query) await runSearch(); }, 150);
     }

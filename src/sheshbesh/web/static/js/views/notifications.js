@@ -65,6 +65,8 @@ export async function mount(main, ctx) {
     if (frame.t === "notification" && !notes.some((n) => n.id === frame.d.id)) {
       notes.unshift(frame.d);
       render();
+    } else if (frame.t === "hello") {  // said again: what came meanwhile was not pushed
+      catchUp();
     }
   };
   window.addEventListener("sheshbesh:user-frame", onFrame);
@@ -80,6 +82,20 @@ export async function mount(main, ctx) {
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       ctx.toast(error.message, "bad");
+    }
+    render();
+  }
+
+  // The newest page again, its notes not shown yet put on top (after the socket
+  // reopened, or the server's bus lost what it would have pushed).
+  async function catchUp() {
+    try {
+      const page = await api.get(`/api/notifications?limit=${PAGE}`);
+      const known = new Set(notes.map((n) => n.id));
+      notes.unshift(...page.notes.filter((n) => !known.has(n.id)));
+      ctx.setUnread(page.unread);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
     }
     render();
   }
