@@ -165,6 +165,8 @@ def test_a_game_whose_owner_never_arrives_is_aborted_and_every_stake_returned(pa
     late = ann.watch(game_id).until(lambda f: f["t"] == "snapshot")["d"]
     assert late["status"] == "aborted" and late["aborted"] == {"absent": [0]}
     assert late["to_act"] is None and late["legal"] is None
+    analysis = ann.get(f"/api/games/{game_id}/analysis")  # not "still being played"
+    assert analysis.status_code == 409 and analysis.json()["error"] == "game_aborted"
     for name in ("ann", "bob"):
         profile = ann.get(f"/api/users/{name}").json()
         assert (profile["played"], profile["won"], profile["lost"]) == (0, 0, 0)

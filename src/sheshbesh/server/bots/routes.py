@@ -58,6 +58,9 @@ async def game_analysis(game_id: str, request: Request, plies: int = 1) -> Any:
         game = await session.get(Game, game_id[:12])
     if game is None:
         raise NotFound(f"no game {game_id!r}")
+    if game.status == "aborted":
+        raise ApiError("the game was aborted before it began: there is nothing to analyse",
+                       status=409, code="game_aborted")  # fmt: skip
     if game.status != "finished":
         raise ApiError("the analysis opens when the game is over", status=409,
                        code="game_live")  # fmt: skip
