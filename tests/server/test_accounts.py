@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from sheshbesh.server.accounts.csrf import is_bound
 from sheshbesh.server.settings import Settings
 from sheshbesh.store.db import Database
-from sheshbesh.store.models import LoginAttempt
+from sheshbesh.store.models import KnownAddress, LoginAttempt
 
 
 def test_registration_grants_100000_fun_and_logs_in(new_player):
@@ -151,6 +151,36 @@ def test_old_failures_are_pruned(club_settings):
         thief.post("/api/login", {"username": "victim0", "password": "wrong-guess"})
         assert stored_failures(club_settings.database_url) == 1
         thief.close()
+
+
+def test_addresses_unused_for_180_days_are_forgotten_at_the_next_login(club_settings):
+    """Each login forgets the account's addresses it has not logged in from for 180 days
+    (the known-address table grew for ever)."""
+    clock = Clock()
+    with RunningClub(club_settings, now=clock) as running:
+        Player(running.base, "ann").register().close()  # from 127.0.0.1
+        away = Player(running.base, "ann", address="127.0.0.2")
+        assert away.post("/api/login", {"username": "ann", "password": PASSWORD}).is_success
+        away.close()
+        assert known_addresses(club_settings.database_url) == ["127.0.0.1", "127.0.0.2"]
+        clock.t += 179 * 86_400  # 127.0.0.1 is used again; 127.0.0.2 is not
+        assert log_in(running.base, "ann", PASSWORD).status_code == 200
+        clock.t += 2 * 86_400
+        assert log_in(running.base, "ann", PASSWORD).status_code == 200
+        assert known_addresses(club_settings.database_url) == ["127.0.0.1"]
+
+
+def known_addresses(url: str) -> list[str]:
+    async def read() -> list[str]:
+        db = Database(url)
+        try:
+            async with db.read() as session:
+                found = await session.scalars(select(KnownAddress.address))
+                return sorted(found)
+        finally:
+            await db.close()
+
+    return asyncio.run(read())
 
 
 def stored_failures(url: str) -> int:

@@ -17,6 +17,7 @@ password change, the session that sent it; in the window (``login_window``):
 
 Every stored failure deletes the rows older than the window, so the table
 holds at most a window's worth (and an address at most its limit of them).
+Each login forgets the account's addresses unused for 180 days.
 """
 
 from __future__ import annotations
@@ -107,8 +108,19 @@ async def is_known(
     return found is not None
 
 
+KNOWN_FOR = 180 * 86_400.0
+"""Seconds an address stays known after the account last logged in from it."""
+
+
 async def remember(session: AsyncSession, user_id: int, address: str, now: float) -> None:
-    """Keep ``address`` as one the account logs in from (registration, a login)."""
+    """Keep ``address`` as one the account logs in from (registration, a login), and
+    forget those it has not used for :data:`KNOWN_FOR` (the table stays the addresses
+    in use, and an address given up, a café's say, stops vouching for a login)."""
+    await session.execute(
+        delete(KnownAddress).where(
+            KnownAddress.user_id == user_id, KnownAddress.last_at < now - KNOWN_FOR
+        )
+    )
     values = {"user_id": user_id, "address": address, "last_at": now}
     await session.execute(insert_new(session, KnownAddress, values))
     await session.execute(
