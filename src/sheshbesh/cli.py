@@ -252,14 +252,22 @@ def _moderate(args: argparse.Namespace) -> int:
     import json
     import time
 
-    from sheshbesh.server.accounts.moderation import Moderation, flagged_reports, moderate
+    from sheshbesh.server.accounts.moderation import (
+        Moderation,
+        dismiss_report,
+        flagged_reports,
+        moderate,
+    )
     from sheshbesh.server.settings import Settings
     from sheshbesh.store.db import Database
 
-    if args.reports == (args.username is not None):
-        raise ValueError("moderate takes a USERNAME and an action, or --reports alone")
+    about_reports = args.reports or args.dismiss is not None
+    if about_reports == (args.username is not None):
+        raise ValueError(
+            "moderate takes a USERNAME and an action, or --reports or --dismiss REPORT alone"
+        )
     action = None
-    if not args.reports:
+    if not about_reports:
         action = Moderation(close=args.close, reopen=args.reopen, mute_minutes=args.mute,
                             unmute=args.unmute).check()  # fmt: skip
     settings = Settings.from_env(database_url=args.db, redis_url=args.redis)
@@ -269,6 +277,8 @@ def _moderate(args: argparse.Namespace) -> int:
         bus = None
         try:
             await db.migrate()
+            if args.dismiss is not None:
+                return await dismiss_report(db, args.dismiss, time.time())
             if action is None:
                 return {"reports": await flagged_reports(db)}
             if action.close and settings.redis_url:  # to close its sockets at once
@@ -410,6 +420,10 @@ def build_parser() -> argparse.ArgumentParser:
     chosen.add_argument(
         "--reports", action="store_true", help="list the flagged reports (no USERNAME)"
     )
+    chosen.add_argument(
+        "--dismiss", type=int, metavar="REPORT",
+        help="take a flagged report off the list; only new evidence flags it again",
+    )  # fmt: skip
 
     train = commands.add_parser("train", help="train a race variant's net by self-play")
     train.add_argument("variant", choices=NET_VARIANTS)

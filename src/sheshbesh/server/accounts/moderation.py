@@ -111,4 +111,29 @@ async def flagged_reports(db: Database) -> list[dict[str, Any]]:
         ]  # fmt: skip
 
 
-__all__ = ["MAX_MUTE_MINUTES", "Moderation", "NoSuchAccount", "flagged_reports", "moderate"]
+class NoSuchReport(ValueError):
+    """No flagged report has that id."""
+
+
+async def dismiss_report(db: Database, report_id: int, now: float) -> dict[str, Any]:
+    """The operator looked and found nothing: the report leaves the list, its evidence
+    is kept under ``dismissed`` and it is flagged again only on as much new evidence
+    (its losses start over)."""
+    async with db.transaction() as session:
+        report = await session.get(Report, report_id, with_for_update=True)
+        if report is None or report.flagged_at is None:
+            raise NoSuchReport(f"no flagged report {report_id}")
+        suspect = await session.get(User, report.suspect_id)
+        detail = dict(report.detail)
+        earlier = list(detail.get("dismissed", []))
+        earlier.append({"at": now, "flagged_at": report.flagged_at,
+                        "losses": detail.get("losses", [])})  # fmt: skip
+        report.detail = detail | {"losses": [], "dismissed": earlier}  # a new value: stored
+        report.flagged_at = None
+    return {"dismissed": report_id, "suspect": None if suspect is None else suspect.username}
+
+
+__all__ = [
+    "MAX_MUTE_MINUTES", "Moderation", "NoSuchAccount", "NoSuchReport", "dismiss_report",
+    "flagged_reports", "moderate",
+]  # fmt: skip
