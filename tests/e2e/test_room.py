@@ -169,7 +169,9 @@ def test_the_move_list_is_the_record_after_a_reload_and_on_a_finished_game(club)
     page = club.page(ann)
     open_room(page, game)
     sockets = [ann.watch(game), bob.watch(game)]
-    play(sockets, random.Random(4), 12)
+    # No undo here: random steps and undos could spend all 12 actions without one play
+    # (the dice are the server's, so a fixed seed does not fix the path; CI saw it once).
+    play(sockets, random.Random(4), 12, avoid=("resign", "undo"))
     record = ann.get(f"/api/games/{game}/record").json()
     want = sheet(record, ["annlist", "boblist"])
     assert want[0].startswith("Opening roll ") and any(": " in line for line in want[1:])
