@@ -54,6 +54,23 @@ def game_across(one: Node, two: Node, rng: random.Random, actions: int,
     return ann, bob, game, a, b
 
 
+def played_out_whole(processes: list[Node], ann: Player, bob: Player, game: str,
+                     sockets: list[GameSocket], rng: random.Random) -> None:  # fmt: skip
+    """No socket heard an error; the game is played to its end, its stored log has no gap,
+    every socket heard all of it, the ledger sums to zero and both players' FUN is whole."""
+    assert not [e for s in sockets for e in s.errors]
+    play_randomly(sockets, rng)
+    record = bob.get(f"/api/games/{game}/record").json()
+    seqs = [record["created"]["seq"], *(e["seq"] for e in record["events"])]
+    assert seqs == list(range(len(seqs)))
+    assert all(s.v == seqs[-1] for s in sockets)
+    for node in processes:
+        assert node.health()["ledger_total"] == 0
+    assert ann.balance() + bob.balance() == 2 * START
+    for player in (ann, bob):
+        player.close()
+
+
 def open_on(base: str, player: Player) -> Player:
     """The same person (his session cookie) in a page served by another process."""
     there = Player(base, player.name)
@@ -133,17 +150,7 @@ def test_a_move_made_while_redis_is_down_reaches_both_players_once_it_is_back(
 
         own_redis[0] = redis_server.restart(own_redis[0], between=move_while_down)
         caught_up([a, b], before)
-        assert not [e for s in (a, b) for e in s.errors]
-        play_randomly([a, b], random.Random(22))
-        record = bob.get(f"/api/games/{game}/record").json()
-        seqs = [record["created"]["seq"], *(e["seq"] for e in record["events"])]
-        assert seqs == list(range(len(seqs)))
-        assert a.v == b.v == seqs[-1]
-        for node in started:
-            assert node.health()["ledger_total"] == 0
-        assert ann.balance() + bob.balance() == 2 * START
-        for player in (ann, bob):
-            player.close()
+        played_out_whole(started, ann, bob, game, [a, b], random.Random(22))
     finally:
         for node in started:
             node.stop()
