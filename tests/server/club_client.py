@@ -288,6 +288,18 @@ def play_until(sockets: list[GameSocket], ready: Any) -> GameSocket:
         assert mover.act(random.Random(mover.v).choice(menu))["t"] == "state"
 
 
+def until_a_draw_may_be_offered(sockets: list[GameSocket], rng: random.Random) -> GameSocket:
+    """Play random moves of a draughts game until its mover may offer a draw without a
+    move (DR-19: 40 moves each first); that mover."""
+    while True:
+        mover = next_mover(sockets)
+        assert mover is not None, "the game ended before a draw could be offered"
+        if {"type": "offer_draw", "move": None} in (mover.legal or []):
+            return mover
+        moves = [m for m in mover.legal or [] if m["type"] == "move"]
+        assert mover.act(rng.choice(moves))["t"] == "state"
+
+
 def may_double(mover: GameSocket) -> bool:
     return {"type": "double"} in (mover.legal or [])
 

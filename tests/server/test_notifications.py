@@ -6,7 +6,14 @@ import random
 from typing import Any
 
 import pytest
-from club_client import GameSocket, Player, may_double, next_mover, play_until
+from club_client import (
+    GameSocket,
+    Player,
+    may_double,
+    next_mover,
+    play_until,
+    until_a_draw_may_be_offered,
+)
 from me_socket import MeSocket
 from test_rounds import open_game
 
@@ -183,13 +190,7 @@ def test_pl_8_a_draw_offer_reaches_a_player_away_from_the_room_and_nobody_in_it(
     ann, bob = new_player("ann"), new_player("bob")
     game_id, a, b = open_game(ann, bob, variant="draughts", stake=0)
     rng = random.Random(1)
-    while True:  # DR-19: 40 moves each before a draw may be offered
-        mover = next_mover([a, b])
-        assert mover is not None, "the game ended before a draw could be offered"
-        if {"type": "offer_draw", "move": None} in (mover.legal or []):
-            break
-        moves = [m for m in mover.legal or [] if m["type"] == "move"]
-        assert mover.act(rng.choice(moves))["t"] == "state"
+    mover = until_a_draw_may_be_offered([a, b], rng)  # DR-19: 40 moves each first
     other = b if mover is a else a
     offerer, answerer = (ann, bob) if mover is a else (bob, ann)
     with MeSocket(answerer) as answerer_me:

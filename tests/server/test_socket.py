@@ -11,7 +11,7 @@ import json
 import random
 
 import pytest
-from club_client import GameSocket, next_mover
+from club_client import GameSocket, until_a_draw_may_be_offered
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_rounds import open_game
@@ -100,13 +100,7 @@ def test_a_move_sent_as_the_opponent_declines_ones_draw_offer_is_played(new_play
     ann, bob = new_player("ann"), new_player("bob")
     _, a, b = open_game(ann, bob, variant="draughts", stake=10)
     rng = random.Random(3)
-    while True:  # DR-19: 40 moves each before a draw may be offered
-        mover = next_mover([a, b])
-        assert mover is not None, "the game ended before a draw could be offered"
-        if {"type": "offer_draw", "move": None} in (mover.legal or []):
-            break
-        moves = [m for m in mover.legal or [] if m["type"] == "move"]
-        assert mover.act(rng.choice(moves))["t"] == "state"
+    mover = until_a_draw_may_be_offered([a, b], rng)  # DR-19: 40 moves each first
     other = b if mover is a else a
     assert mover.act({"type": "offer_draw"})["t"] == "state"
     offered = mover.v
