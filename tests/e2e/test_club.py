@@ -507,3 +507,29 @@ def test_room_and_profile_screenshots_at_both_sizes(people):
     bob.page.wait_for_selector("main h1")
     assert bob.page.locator("[data-testid=ledger]").count() == 0  # not his wallet
     bob.shot("profile-other-desktop")
+
+
+def test_a_counted_text_takes_the_form_its_number_needs_in_the_page_language(people):
+    """A match score reads "1 pt" and "2 pts", and Russian's "очко, очка, очков" follow
+    Intl.PluralRules (1 and 21 one, 2 few, 5 many, 1.5 other); Welsh counts with one form.
+    Before, every language read "1 pts"."""
+    guest = people(DESKTOP)
+    guest.go("#/")
+    guest.page.wait_for_selector("[data-testid=requests]")
+    forms = guest.page.evaluate(
+        """async () => {
+          const i18n = await import("/static/js/i18n.js");
+          const out = {};
+          for (const lang of ["en", "ru", "cy", "pt"]) {
+            await i18n.setLanguage(lang);
+            out[lang] = [1, 2, 5, 21, 1.5].map((n) => i18n.plural("room.points", n, { n: String(n) }));
+          }
+          await i18n.setLanguage("en");
+          return out;
+        }"""
+    )
+    assert forms["en"] == ["1 pt", "2 pts", "5 pts", "21 pts", "1.5 pts"]
+    assert forms["ru"] == ["1 очко", "2 очка", "5 очков", "21 очко", "1.5 очка"]
+    assert forms["cy"] == ["1 pwynt", "2 pwynt", "5 pwynt", "21 pwynt", "1.5 pwynt"]
+    # Portuguese says "0 ponto", "1,5 ponto": CLDR's "one" is every number below 2
+    assert forms["pt"] == ["1 pt", "2 pts", "5 pts", "21 pts", "1.5 pt"]

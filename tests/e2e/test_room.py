@@ -513,6 +513,11 @@ def test_h_a_match_shows_its_length_and_each_games_result_before_the_next(club):
     page.page.click("[data-testid=next-game]")
     panel.wait_for(state="hidden")
     assert score.text_content() == after
+    # each player's match points, counted as English counts them: "1 pt", "0 pts"
+    tags = page.page.locator("[data-testid^=score-]")
+    tags.first.wait_for()
+    assert sorted(tags.all_text_contents()) == ["0 pts", "1 pt"]
+    page.page.screenshot(path=str(SHOTS / "match-second-game-desktop.png"))
 
 
 def test_i_the_room_says_what_is_held_in_escrow_and_why(club):

@@ -61,14 +61,17 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     # Portuguese players say gammon, backgammon and pips as English players do.
     "pt": _EVERYWHERE
     | _NAMES
-    | {"result.level_2", "result.level_3", "room.pips", "room.points", "board.pips_of"}
+    | {"result.level_2", "result.level_3", "room.pips"}
+    | {"room.points.one", "room.points.other", "board.pips_of.one", "board.pips_of.other"}
     | {"verify.col.nonce", "lobby.chouette", "variant.chouette"},
     "fa": _EVERYWHERE,
     # Greek and Welsh, like Portuguese, borrow the cryptographers' "nonce".
     "el": _EVERYWHERE | {"verify.col.nonce"},
     "cy": _EVERYWHERE
     | _NAMES
-    | {"board.bar", "verify.col.nonce", "lobby.chouette", "variant.chouette"},
+    | {"board.bar", "verify.col.nonce", "lobby.chouette", "variant.chouette"}
+    # Welsh counts with the singular noun: "{n} pip" for every n, as English says one.
+    | {"board.pips_of.one"},
 }
 
 # t()'s own pattern (i18n.js): JavaScript's \w is ASCII.
@@ -151,7 +154,7 @@ TEMPLATE = re.compile(r"`(?P<text>(?:\\.|[^`\\])*)`")
 HOLE = re.compile(r"\$\{[^}]*\}")
 # What comes before the first ${…} of a template that builds a key: "variant.", "board.one_".
 KEY_PREFIX = re.compile(r"[a-z][a-z0-9_]*\.(?:[a-z0-9_]+\.)*[a-z0-9_]*")
-PLURAL_CALL = re.compile(r"""\bplural\(\s*["'](?P<base>[\w.]+)["']""")
+PLURAL_CALL = re.compile(r"""\b(?:plural|pluralKey|trPlural)\(\s*["'](?P<base>[\w.]+)["']""")
 
 
 def literal_values(annotation: Any) -> set[str]:

@@ -7,7 +7,7 @@ import { Channel } from "./channel.js";
 import { describe } from "./views/notifications.js";
 import { avatarImg } from "./avatar.js";
 import { clear, h, s } from "./dom.js";
-import { chosenLanguage, clock, LANGUAGES, language, number, pair, rating, setLanguage, signed, t } from "./i18n.js";
+import { chosenLanguage, clock, LANGUAGES, language, number, pair, plural, rating, setLanguage, signed, t } from "./i18n.js";
 
 const ROUTES = [
   [/^#?\/?$/, () => import("./views/lobby.js")],
@@ -23,7 +23,7 @@ const ROUTES = [
 ];
 
 const ctx = {
-  api, t, number, signed, rating, clock, pair, me: null,
+  api, t, plural, number, signed, rating, clock, pair, me: null,
   navigate(hash) { location.hash = hash; },
   toast,
   banner,

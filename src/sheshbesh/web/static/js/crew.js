@@ -23,7 +23,7 @@ export function cubeOf(game, seat) {
 // { t, number, signed, clock } and the room's readers:
 // name(seat), player(seat), online(seat), clockOf(seat) -> {text, running, low} | null, you
 export function crewParts(words, room) {
-  const { t, number, signed } = words;
+  const { t, number, signed, plural } = words;
   const nameOf = (seat) => room.name(seat);
   const you = (seat) => (seat === room.you() ? ` (${t("room.you")})` : "");
 
@@ -91,7 +91,7 @@ export function crewParts(words, room) {
         h("span", { class: "crew-state" },
           cube ? cubeTag(cube) : null,
           cube ? owes(game, cube) : null,
-          paid ? h("span", { class: paid > 0 ? "good" : "bad" }, t("chouette.paid_points", { n: signed(paid) })) : null,
+          paid ? h("span", { class: paid > 0 ? "good" : "bad" }, plural("chouette.paid_points", paid, { n: signed(paid) })) : null,
           offline(seat),
           clockEl(seat)));
     }));

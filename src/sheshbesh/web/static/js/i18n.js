@@ -46,6 +46,28 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
 }
 
+/**
+ * The key of the form a counted text takes for n: `base.one`, `base.few`, … as
+ * Intl.PluralRules names n's category in the page's language ("1 pt", "2 pts"; Russian
+ * "1 очко", "2 очка", "5 очков"), else that catalog's `base.other`, else English's form.
+ */
+export function pluralKey(base, n) {
+  const own = [`${base}.${rulesOf(current).select(n)}`, `${base}.other`];
+  const english = [`${base}.${rulesOf("en").select(n)}`, `${base}.other`];
+  return own.find((key) => key in catalog) ?? english.find((key) => key in fallback) ?? english[0];
+}
+
+/** A counted text: t() of the form n takes (`pluralKey`), its {placeholders} from vars. */
+export function plural(base, n, vars = {}) {
+  return t(pluralKey(base, n), vars);
+}
+
+const pluralRules = new Map();
+function rulesOf(lang) {
+  if (!pluralRules.has(lang)) pluralRules.set(lang, new Intl.PluralRules(lang));
+  return pluralRules.get(lang);
+}
+
 /** A number in the page's language: its digits, separators and the place of its sign. */
 export function number(value, options = {}) {
   return new Intl.NumberFormat(current, options).format(value);

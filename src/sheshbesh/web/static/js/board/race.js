@@ -27,13 +27,14 @@ import {
   X_BAR, X_FIELD, X_LEFT, X_RIGHT, Y_BOTTOM, Y_FIELD,
 } from "./race-layout.js";
 import { mappingOf, onBoard, other, parseRace, toAbsolute, WITH_BAR } from "./race-position.js";
-import { colourName, SHARED, tr as translate } from "./words.js";
+import { colourName, SHARED, tr as translate, trPlural } from "./words.js";
 
 // English for this board's own keys (words.js has the shared ones), shown while a catalog lacks one.
 const EN = {
   ...SHARED,
   "board.to_answer": "To answer",
-  "board.pips_of": "{n} pips",
+  "board.pips_of.one": "{n} pip",
+  "board.pips_of.other": "{n} pips",
   "board.off_of": "{n} off",
   "board.point": "Point {n}",
   "board.bar": "Bar",
@@ -404,7 +405,7 @@ export class RaceBoard extends BoardInput {
       s("circle", { cx: 34, cy: y + STRIP / 2, r: 14, class: `sb-strip-disc sb-${side}` }),
       s("text", { x: 58, y: base, class: "sb-strip-name" },
         you ? `${colourName(side)} (${tr("board.you")})` : colourName(side)),
-      s("text", { x: VW * 0.37, y: base, class: "sb-strip-info" }, tr("board.pips_of", { n: number(this.pips(side)) })),
+      s("text", { x: VW * 0.37, y: base, class: "sb-strip-info" }, trPlural("board.pips_of", this.pips(side), { n: number(this.pips(side)) }, EN)),
       s("text", { x: VW * 0.56, y: base, class: "sb-strip-info sb-strip-optional" },
         tr("board.off_of", { n: number(this.borneOff(side)) })),
     );

@@ -2,7 +2,7 @@
 // English (the shared words below and its own) to show while a catalog lacks a key;
 // `colourName` names a side. Imported by race.js and draughts.js.
 
-import { t } from "../i18n.js";
+import { pluralKey, t } from "../i18n.js";
 
 // English for the keys both boards use.
 export const SHARED = {
@@ -24,6 +24,11 @@ export function tr(key, vars = {}, english = SHARED) {
   const text = t(key, vars);
   if (text !== key || !(key in english)) return text;
   return english[key].replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
+}
+
+/** `tr` for a counted text: the form of `base` that n takes (i18n.js `pluralKey`). */
+export function trPlural(base, n, vars = {}, english = SHARED) {
+  return tr(pluralKey(base, n), vars, english);
 }
 
 export function colourName(side) {

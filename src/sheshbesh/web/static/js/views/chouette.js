@@ -208,12 +208,12 @@ export async function mount(main, ctx) {
         onchange: (event) => {
           room.chosen = event.target.checked ? [...room.chosen, seat] : room.chosen.filter((s) => s !== seat);
           button.disabled = room.pending || !room.chosen.length;
-          button.textContent = t("chouette.double_cubes", { n: ctx.number(room.chosen.length) });
+          button.textContent = ctx.plural("chouette.double_cubes", room.chosen.length, { n: ctx.number(room.chosen.length) });
         } }),
       t("chouette.cube_of", { name: nameOf(seat), value: ctx.number((cubeOf(g, seat)?.cube ?? 1) * 2) })));
     const button = h("button", { type: "button", "data-action": "double", disabled: room.pending || !room.chosen.length,
       onclick: () => act({ type: "double", cubes: offered.filter((seat) => room.chosen.includes(seat)) }) },
-      t("chouette.double_cubes", { n: ctx.number(room.chosen.length) }));
+      ctx.plural("chouette.double_cubes", room.chosen.length, { n: ctx.number(room.chosen.length) }));
     return h("fieldset", { class: "double-choice", "data-testid": "double-choice" },
       h("legend", {}, t("chouette.double_which")), boxes, button);
   }

@@ -198,7 +198,7 @@ export async function mount(main, ctx) {
         ctx.signed(Math.round(rating.change.delta))) : null,
       presence && !presence.online ? h("span", { class: "offline" }, t("room.offline")) : null,
       score !== null && score !== undefined ? h("span", { class: "tag", "data-testid": `score-${side}` },
-        t("room.points", { n: ctx.number(score) })) : null,
+        ctx.plural("room.points", score, { n: ctx.number(score) })) : null,
       clock ? h("span", { class: `clock${clock.running ? " running" : ""}${clock.low ? " low" : ""}`,
         "aria-label": t("room.clock_of", { name: nameOfSide(side) }) }, clock.text) : null);
   }

@@ -224,7 +224,7 @@ export function optionTags(t, request) {
   if (o.cube) tags.push(t("option.cube"));
   if (o.beavers) tags.push(t("option.beavers"));
   if (o.jacoby) tags.push(t("option.jacoby"));
-  if (o.auto_doubles) tags.push(t("option.auto_doubles_n", { n: o.auto_doubles }));
+  if (o.auto_doubles) tags.push(ctx.plural("option.auto_doubles_n", o.auto_doubles, { n: ctx.number(o.auto_doubles) }));
   if (request.variant && ["short_nardy", "caucasian_nardy", "long_nardy"].includes(request.variant)) {
     tags.push(t(o.stake_mode === "mars" ? "option.mars" : "option.oin"));
   }

@@ -6,6 +6,7 @@
 
 import { clear, h } from "../dom.js";
 import { NoWebCrypto, verifyRecord } from "../fairdice.js";
+import { pluralKey } from "../i18n.js";
 
 const GAME_ID = /^[\w-]{1,40}$/;
 const COLUMNS = ["roll", "where", "nonce", "seed", "commit", "dice", "recomputed", "check"];
@@ -294,14 +295,6 @@ export async function mount(main, ctx) {
   }
 
   function plural(base, n) {
-    let category = "other";
-    try {
-      category = new Intl.PluralRules(document.documentElement.lang || "en").select(n);
-    } catch {
-      category = n === 1 ? "one" : "other";
-    }
-    const key = `${base}.${category}`;
-    const words = t(key, { count: count(n) });
-    return words === key && category !== "other" ? t(`${base}.other`, { count: count(n) }) : words;
+    return t(pluralKey(base, n), { count: count(n) });
   }
 }
