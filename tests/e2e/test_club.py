@@ -522,7 +522,8 @@ def test_a_counted_text_takes_the_form_its_number_needs_in_the_page_language(peo
           const out = {};
           for (const lang of ["en", "ru", "cy", "pt"]) {
             await i18n.setLanguage(lang);
-            out[lang] = [1, 2, 5, 21, 1.5].map((n) => i18n.plural("room.points", n, { n: String(n) }));
+            const say = (n) => i18n.plural("room.points", n, { n: String(n) });
+            out[lang] = [1, 2, 5, 21, 1.5].map(say);
           }
           await i18n.setLanguage("en");
           return out;
