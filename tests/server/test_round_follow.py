@@ -12,6 +12,8 @@ several processes may serve a game:
   other writes nothing and its player is told ``stale``; the log has no gap and no
   second move;
 - a game ended elsewhere (aborted) takes no move from a round that still thinks it live;
+- one batch of the group commit writes a move decided at its game's stored sequence number,
+  all its events in their order, and nothing of a move decided at an older one;
 - :meth:`Round.follow` folds a published move into the other round without the
   database, and refuses a message that does not follow on from its table.
 """
@@ -34,6 +36,7 @@ from sheshbesh.server.rounds.round import Round
 from sheshbesh.server.rounds.start import start_game
 from sheshbesh.server.settings import Settings
 from sheshbesh.store.db import Database
+from sheshbesh.store.group import Behind, MoveWrite
 from sheshbesh.store.models import Game, GameEvent
 from sheshbesh.store.models import Request as GameRequest
 
@@ -135,6 +138,44 @@ def test_a_game_ended_elsewhere_takes_no_move(pg_settings: Settings) -> None:
             await one.act(ann, 0, first_move(one))
         assert refused.value.code == "game_over"
         assert await stored_seqs(club) == [0]
+
+    run(pg_settings, body)
+
+
+def test_one_batch_writes_the_current_move_whole_and_nothing_of_a_stale_one(
+    pg_settings: Settings,
+) -> None:
+    async def body(club: Club, ann: int, bob: int) -> None:
+        request = GameRequest(owner_id=bob, variant="draughts", stake=0, clock="untimed",
+                              options={"colour": "white"}, rated=False, seats=None)  # fmt: skip
+        async with club.db.transaction() as session:
+            await start_game(club, session, request, "g2", ann)
+            g1, g2 = await session.get(Game, "g1"), await session.get(Game, "g2")
+        assert g1 is not None and g2 is not None and g1.seq == g2.seq == 0
+
+        def write(game: Game, old: int, kinds: list[str]) -> MoveWrite:
+            events = [{"seq": game.seq + 1 + i, "type": kind} for i, kind in enumerate(kinds)]
+            columns = {"seq": game.seq + len(kinds), "clock": game.clock, "at": 1.5,
+                       "dice_secret": game.dice_secret, "next_roll": game.next_roll}  # fmt: skip
+            return MoveWrite(game.id, old, events, columns)
+
+        writer = club.db.group
+        batches = writer.batches
+        current, stale = write(g1, 0, ["move", "turn", "clock"]), write(g2, 7, ["move"])
+        done = await asyncio.gather(writer.write(current), writer.write(stale),
+                                    return_exceptions=True)  # fmt: skip
+        assert done[0] is None and isinstance(done[1], Behind)
+        assert writer.batches == batches + 1  # both went in one batch
+        async with club.db.read() as session:
+            rows = (await session.execute(
+                select(GameEvent.game_id, GameEvent.seq, GameEvent.event, GameEvent.at)
+                .where(GameEvent.seq > 0).order_by(GameEvent.id)
+            )).all()  # fmt: skip
+            games = {g.id: g.seq for g in await session.scalars(select(Game))}
+        assert [(r.game_id, r.seq, r.event["type"], r.at) for r in rows] == [
+            ("g1", 1, "move", 1.5), ("g1", 2, "turn", 1.5), ("g1", 3, "clock", 1.5)
+        ]
+        assert games == {"g1": 3, "g2": 0}
 
     run(pg_settings, body)
 
