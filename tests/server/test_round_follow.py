@@ -173,7 +173,9 @@ def test_one_batch_writes_the_current_move_whole_and_nothing_of_a_stale_one(
             )).all()  # fmt: skip
             games = {g.id: g.seq for g in await session.scalars(select(Game))}
         assert [(r.game_id, r.seq, r.event["type"], r.at) for r in rows] == [
-            ("g1", 1, "move", 1.5), ("g1", 2, "turn", 1.5), ("g1", 3, "clock", 1.5)
+            ("g1", 1, "move", 1.5),
+            ("g1", 2, "turn", 1.5),
+            ("g1", 3, "clock", 1.5),
         ]
         assert games == {"g1": 3, "g2": 0}
 
