@@ -94,19 +94,33 @@ class Node:
                 self.process.wait(timeout=20)
 
 
-@pytest.fixture
-def nodes(postgres_url: str, redis_url: str, tmp_path: Path) -> Iterator[tuple[Node, Node]]:
-    """Two processes started at once on one fresh database (both run the migrations)."""
-    started = [Node(f"node{i}", postgres_url, redis_url, tmp_path) for i in (1, 2)]
+@contextlib.contextmanager
+def running_nodes(database_url: str, redis_url: str, logs: Path, count: int = 2,
+                  **env: str) -> Iterator[list[Node]]:  # fmt: skip
+    """``count`` processes started at once on one database (each runs the migrations),
+    ready; stopped at the end, when none may have logged a traceback (one killed logs
+    none). On a failure each process's log is printed with it."""
+    started = [Node(f"node{i}", database_url, redis_url, logs, **env) for i in range(1, count + 1)]
     try:
         for node in started:
             node.wait_ready()
-        yield started[0], started[1]
+        yield started
+    except BaseException:
+        for node in started:
+            print(f"--- {node.name}\n{node.output()}")
+        raise
     finally:
         for node in started:
             node.stop()
     for node in started:
         assert "Traceback" not in node.output(), f"{node.name} failed:\n{node.output()}"
+
+
+@pytest.fixture
+def nodes(postgres_url: str, redis_url: str, tmp_path: Path) -> Iterator[tuple[Node, Node]]:
+    """Two processes started at once on one fresh database."""
+    with running_nodes(postgres_url, redis_url, tmp_path) as (one, two):
+        yield one, two
 
 
 class LobbySocket:

@@ -28,7 +28,7 @@ import pytest
 import redis_server
 from club_client import GameSocket, Player, next_mover, play_randomly
 from me_socket import MeSocket
-from test_cluster import LobbySocket, Node, nodes  # noqa: F401 (fixture)
+from test_cluster import LobbySocket, Node, nodes, running_nodes  # noqa: F401 (fixture)
 
 START = 100_000
 
@@ -132,11 +132,7 @@ def test_a_move_made_while_redis_is_down_reaches_both_players_once_it_is_back(
     """Redis killed mid-game: a move made meanwhile is stored and answered, its messages
     are lost; once Redis is back, both processes reconnect and catch their sockets up
     from the stored log, so both players hear the move, in order, exactly once."""
-    url = own_redis[0].url
-    started = [Node(f"node{i}", postgres_url, url, tmp_path) for i in (1, 2)]
-    try:
-        for node in started:
-            node.wait_ready()
+    with running_nodes(postgres_url, own_redis[0].url, tmp_path) as started:
         one, two = started
         rng = random.Random(21)
         ann, bob, game, a, b = game_across(one, two, rng, 6, variant="backgammon", stake=50)
@@ -151,9 +147,6 @@ def test_a_move_made_while_redis_is_down_reaches_both_players_once_it_is_back(
         own_redis[0] = redis_server.restart(own_redis[0], between=move_while_down)
         caught_up([a, b], before)
         played_out_whole(started, ann, bob, game, [a, b], random.Random(22))
-    finally:
-        for node in started:
-            node.stop()
 
 
 def test_a_request_posted_while_redis_is_down_reaches_the_other_processs_lobby(
@@ -161,10 +154,7 @@ def test_a_request_posted_while_redis_is_down_reaches_the_other_processs_lobby(
 ) -> None:
     """The lobby's messages are lost too while Redis is away: once it is back, every
     lobby socket is sent the whole lobby again, read from the database."""
-    started = [Node(f"node{i}", postgres_url, own_redis[0].url, tmp_path) for i in (1, 2)]
-    try:
-        for node in started:
-            node.wait_ready()
+    with running_nodes(postgres_url, own_redis[0].url, tmp_path) as started:
         one, two = started
         ann, bob = Player(one.base, "ann").register(), Player(two.base, "bob").register()
         lobby = LobbySocket(two.base, bob)
@@ -185,11 +175,6 @@ def test_a_request_posted_while_redis_is_down_reaches_the_other_processs_lobby(
         lobby.close()
         for player in (ann, bob):
             player.close()
-    finally:
-        for node in started:
-            node.stop()
-    for node in started:
-        assert "Traceback" not in node.output(), node.output()
 
 
 def test_a_game_begun_while_redis_is_down_reaches_its_owners_page(
@@ -198,10 +183,7 @@ def test_a_game_begun_while_redis_is_down_reaches_its_owners_page(
     """Ann's page (``/ws/me`` on process 1) misses the ``game_started`` that Bob's accept
     on process 2 published while Redis was away; once it is back, her socket is sent her
     hello and her "me" again, which name the game she is in (the page goes to it)."""
-    started = [Node(f"node{i}", postgres_url, own_redis[0].url, tmp_path) for i in (1, 2)]
-    try:
-        for node in started:
-            node.wait_ready()
+    with running_nodes(postgres_url, own_redis[0].url, tmp_path) as started:
         one, two = started
         ann, bob = Player(one.base, "ann").register(), Player(two.base, "bob").register()
         offer = ann.offer(variant="backgammon", stake=20)
@@ -221,11 +203,6 @@ def test_a_game_begun_while_redis_is_down_reaches_its_owners_page(
         page.close()
         for player in (ann, bob):
             player.close()
-    finally:
-        for node in started:
-            node.stop()
-    for node in started:
-        assert "Traceback" not in node.output(), node.output()
 
 
 def spectators_seen(node: Node, game: str) -> int:
@@ -238,10 +215,7 @@ def test_the_spectators_of_a_killed_process_stop_being_counted(
     """Each process counts its own spectators and says it is alive every beat; when one is
     killed, the others sweep its count once it has been silent for three beats."""
     beat = {"SHESHBESH_NODE_HEARTBEAT": "0.5"}
-    started = [Node(f"node{i}", postgres_url, redis_url, tmp_path, **beat) for i in (1, 2)]
-    try:
-        for node in started:
-            node.wait_ready()
+    with running_nodes(postgres_url, redis_url, tmp_path, **beat) as started:
         one, two = started
         ann, bob = Player(two.base, "ann").register(), Player(two.base, "bob").register()
         game = bob.accept(ann.offer(variant="plakoto", stake=10)["id"])["id"]
@@ -263,6 +237,3 @@ def test_the_spectators_of_a_killed_process_stop_being_counted(
         counted(two, 0)
         for player in (ann, bob):
             player.close()
-    finally:
-        for node in started:
-            node.stop()

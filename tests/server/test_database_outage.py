@@ -26,7 +26,7 @@ import pg
 import pytest
 import redis_server
 from club_client import GameSocket, Player, ServerProcess, next_mover, play_randomly
-from test_cluster import Node
+from test_cluster import running_nodes
 from test_cluster_faults import (  # noqa: F401 (own_redis: the fixture)
     QUIET,
     START,
@@ -153,11 +153,7 @@ def test_redis_and_postgresql_down_together_the_sockets_catch_up_once_both_are_b
     finds no database. It waits for it (it once gave up, and the players never heard
     the move): once PostgreSQL is back too, both hear it, in order, exactly once."""
     own_postgres.sql("CREATE DATABASE club")
-    started = [Node(f"node{i}", own_postgres.url("club"), own_redis[0].url, tmp_path)
-               for i in (1, 2)]  # fmt: skip
-    try:
-        for node in started:
-            node.wait_ready()
+    with running_nodes(own_postgres.url("club"), own_redis[0].url, tmp_path) as started:
         one, two = started
         rng = random.Random(41)
         ann, bob, game, a, b = game_across(one, two, rng, 4, variant="backgammon", stake=50)
@@ -177,13 +173,6 @@ def test_redis_and_postgresql_down_together_the_sockets_catch_up_once_both_are_b
         own_postgres.up()
         caught_up([a, b], before)
         played_out_whole(started, ann, bob, game, [a, b], random.Random(42))
-    except BaseException:
-        for node in started:
-            print(node.output())
-        raise
-    finally:
-        for node in started:
-            node.stop()
 
 
 def wait_for(condition: Callable[[], bool], timeout: float = 60) -> None:
