@@ -49,6 +49,15 @@ class Table:
 
     def __init__(self, state: Any) -> None:
         self.state = state
+        self._legal_actions: list[Any] | None = None
+
+    def legal_actions(self) -> list[Any]:
+        """The game's legal actions, computed once per table: its state never changes, and
+        a move asked for them three or four times (the parse, the menu sent, the cover
+        check, the other process's fold), each a full move generation."""
+        if self._legal_actions is None:
+            self._legal_actions = self.state.legal_actions()
+        return self._legal_actions
 
     # --- reading ------------------------------------------------------------------
 
@@ -119,7 +128,7 @@ class Table:
         included, whoever is to move)."""
         return frozenset(
             self.type_of(action)
-            for action in self.state.legal_actions()
+            for action in self.legal_actions()
             if not _server(action) and action.side is side
         )
 
@@ -322,7 +331,7 @@ class RaceTable(Table):
         return type(self)(state), events
 
     def legal(self) -> list[dict[str, Any]]:
-        return [race_action_json(a) for a in self.state.legal_actions() if not _server(a)]
+        return [race_action_json(a) for a in self.legal_actions() if not _server(a)]
 
     def view(self) -> dict[str, Any]:
         return race_view(self.game) | {"kind": self.kind}
@@ -478,7 +487,7 @@ class DraughtsTable(Table):
     def legal(self) -> list[dict[str, Any]]:
         frames: list[dict[str, Any]] = []
         mover = self.state.to_act
-        for action in self.state.legal_actions():
+        for action in self.legal_actions():
             if getattr(action, "side", mover) is not mover:
                 continue  # the answer to an offer made before the move is not the mover's
             if isinstance(action, dr.MoveAction):
