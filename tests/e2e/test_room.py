@@ -308,7 +308,8 @@ def test_b_the_draughts_result_card_words_each_end_and_has_no_dice_to_verify(clu
         ("wipe", move("37x28x17"), {"start": "W:W37:B32,22"}, "all pieces taken (DR-13)"),
         ("block", move("50-44"), {"start": "W:W41,47,50:B36"}, "no legal move left (DR-13)"),
         ("resign", resign, {}, "resigned (DR-13)"),
-        ("flag", flag, {"clock": "fischer 1s + 0s"}, "out of time (PL-7)"),
+        # 3 s: a flag that falls before White ever opened the game would abort it instead
+        ("flag", flag, {"clock": "fischer 3s + 0s"}, "out of time (PL-7)"),
     ]
     for name, end, options, want in cases:
         page = draughts_ended_by(club, name, end, **options)

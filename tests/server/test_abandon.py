@@ -77,8 +77,10 @@ def test_coming_back_in_time_keeps_the_game_alive(pair):
 
 
 def test_a_fallen_flag_ends_the_game_and_settles_the_escrow(pair):
+    # 3 s, not 1: a flag that falls before its player ever opened the game aborts it (the
+    # test below), and on a loaded machine the two sockets may take a second to open
     ann, bob = pair
-    _, a, _ = open_game(ann, bob, variant="draughts", stake=300, clock="fischer 1s + 0s")
+    _, a, _ = open_game(ann, bob, variant="draughts", stake=300, clock="fischer 3s + 0s")
     a.until(lambda f: f["t"] == "state" and f["d"]["result"] is not None, timeout=10)
     result = a.state["result"]
     assert result["winner"] == "B" and a.events[-2]["type"] == "timeout"
