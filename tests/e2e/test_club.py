@@ -534,3 +534,19 @@ def test_a_counted_text_takes_the_form_its_number_needs_in_the_page_language(peo
     assert forms["cy"] == ["1 pwynt", "2 pwynt", "5 pwynt", "21 pwynt", "1.5 pwynt"]
     # Portuguese says "0 ponto", "1,5 ponto": CLDR's "one" is every number below 2
     assert forms["pt"] == ["1 pt", "2 pts", "5 pts", "21 pts", "1.5 pt"]
+
+
+def test_a_request_with_automatic_doubles_shows_them_counted_in_the_lobby(people):
+    """The request's tags say "1 automatic double" and "2 automatic doubles" (the lobby
+    once called an undefined name for them, and its list stopped drawing)."""
+    una, duo = people().register("una"), people().register("duo")
+    una.post("backgammon", 10, cube=True, auto_doubles=1)
+    duo.post("backgammon", 10, cube=True, auto_doubles=2)
+    watcher = people().register("wes")
+    rows = watcher.page.locator("[data-testid=requests] tr[data-request]")
+    for owner, tag in (("una", "1 automatic double"), ("duo", "2 automatic doubles")):
+        row = rows.filter(has_text=owner)
+        row.wait_for()
+        assert tag in (row.text_content() or ""), row.text_content()
+    assert "1 automatic doubles" not in (rows.filter(has_text="una").text_content() or "")
+    watcher.shot("lobby-automatic-doubles-desktop")

@@ -217,14 +217,15 @@ function aboutBot(t, bot) {
   return words === key ? bot.about : words;  // a bot of the operator's own roster: its words
 }
 
-export function optionTags(t, request) {
+export function optionTags(words, request) {
+  const { t, plural, number } = words;
   const o = request.options || {};
   const tags = [];
   if (o.match_length) tags.push(t("option.match_of", { points: o.match_length }));
   if (o.cube) tags.push(t("option.cube"));
   if (o.beavers) tags.push(t("option.beavers"));
   if (o.jacoby) tags.push(t("option.jacoby"));
-  if (o.auto_doubles) tags.push(ctx.plural("option.auto_doubles_n", o.auto_doubles, { n: ctx.number(o.auto_doubles) }));
+  if (o.auto_doubles) tags.push(plural("option.auto_doubles_n", o.auto_doubles, { n: number(o.auto_doubles) }));
   if (request.variant && ["short_nardy", "caucasian_nardy", "long_nardy"].includes(request.variant)) {
     tags.push(t(o.stake_mode === "mars" ? "option.mars" : "option.oin"));
   }
@@ -272,7 +273,7 @@ function requestRow(ctx, request, busy) {
       avatarImg(request.owner, 24), request.owner.username),
       request.owner.rating ? h("span", { class: "rating muted", "data-testid": "owner-rating" },
         ` ${ctx.rating(request.owner.rating)}`) : null),
-    h("td", { class: "wide" }, t(`variant.${request.variant}`), " ", optionTags(t, request)),
+    h("td", { class: "wide" }, t(`variant.${request.variant}`), " ", optionTags(ctx, request)),
     h("td", { class: "num" }, request.stake ? t("fun.amount", { amount: ctx.number(request.stake) }) : t("lobby.free")),
     h("td", {}, clockLabel(t, request.clock)),
     h("td", {}, button));
