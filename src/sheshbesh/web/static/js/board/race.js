@@ -399,13 +399,14 @@ export class RaceBoard extends BoardInput {
     const base = y + STRIP / 2 + 8;
     const you = !this.spectator && side === this.viewer;
     const flag = this.flagOf(side, you, upper);
+    const pips = this.pips(side);
     const strip = s("g", { class: "sb-strip" });
     if (flag) strip.append(s("rect", { x: 4, y: y + 6, width: VW - 8, height: STRIP - 12, rx: 10, class: "sb-strip-active" }));
     strip.append(
       s("circle", { cx: 34, cy: y + STRIP / 2, r: 14, class: `sb-strip-disc sb-${side}` }),
       s("text", { x: 58, y: base, class: "sb-strip-name" },
         you ? `${colourName(side)} (${tr("board.you")})` : colourName(side)),
-      s("text", { x: VW * 0.37, y: base, class: "sb-strip-info" }, trPlural("board.pips_of", this.pips(side), { n: number(this.pips(side)) }, EN)),
+      s("text", { x: VW * 0.37, y: base, class: "sb-strip-info" }, trPlural("board.pips_of", pips, { n: number(pips) }, EN)),
       s("text", { x: VW * 0.56, y: base, class: "sb-strip-info sb-strip-optional" },
         tr("board.off_of", { n: number(this.borneOff(side)) })),
     );
