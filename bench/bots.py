@@ -21,15 +21,30 @@ interval, and its think time per decision (median and p95, in ms). Games run in
 ``--jobs`` worker processes; think times are per process, so keep ``--jobs`` at
 or below the cores you have when the times matter.
 
+A long pairing (1 000 games against expectimax expert take about 7 CPU-hours)
+can be played in parts, on different days, and added up:
+
+- ``--seeds 1-250`` plays those games only (a part; the next part takes 251-500);
+- ``--record FILE`` appends one JSON line per game (pairing, seed, result, think
+  times) and skips the seeds the file already holds, so a part that was stopped
+  resumes where it stopped; ``--tally FILE`` prints the table's rows from every line of such
+  files, one row per pairing, each seed counted once;
+- ``--cpu-clock`` gives expectimax's and the nets' time budgets in CPU seconds of their own thread
+  rather than wall-clock seconds. A bot then searches as far as it would on an idle
+  machine however busy this one is, so a part can run at the lowest priority beside
+  other work. (Think times in the table stay wall-clock.)
+
     python bench/bots.py [--games 1000] [--table random,ladder,pubeval]
                          [--variants backgammon,plakoto,…] [--engines gnubg,…] [--jobs 2]
                          [--opening-plies 4] [--budget 0.1]
+                         [--seeds 1-250] [--record FILE] [--cpu-clock] [--tally FILE…]
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import math
 import os
 import random
@@ -38,9 +53,13 @@ import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 from sheshbesh.bots.arena import play_bout
+from sheshbesh.bots.base import Bot
+from sheshbesh.bots.expectimax import ExpectimaxBot
+from sheshbesh.bots.nets.bot import NetBot
 from sheshbesh.bots.registry import make_bot
 from sheshbesh.play.draughts import DraughtsGame, MoveAction
 
@@ -79,6 +98,19 @@ class Tally:
     losses: int = 0
     points: list[int] | None = None
     think: list[float] | None = None
+    seeds: list[int] = field(default_factory=list)
+
+    def count(self, game: Game) -> None:
+        assert self.points is not None and self.think is not None
+        self.think += game.think
+        self.points.append(game.result)
+        self.seeds.append(game.seed)
+        if game.drawn:
+            self.draws += 1
+        elif game.result > 0:
+            self.wins += 1
+        else:
+            self.losses += 1
 
     def add(self, other: Tally) -> None:
         self.wins += other.wins
@@ -86,34 +118,100 @@ class Tally:
         self.losses += other.losses
         self.points = (self.points or []) + (other.points or [])
         self.think = (self.think or []) + (other.think or [])
+        self.seeds += other.seeds
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game's outcome for the pairing's first bot: points won (negative: lost)."""
+
+    seed: int
+    result: int
+    drawn: bool
+    think: list[float]
+
+
+def append_record(path: Path, pairing: Pairing, game: Game, settings: Settings) -> None:
+    """One JSON line per game, written whole at once so parallel jobs never interleave."""
+    line = {
+        "pairing": asdict(pairing),
+        "seed": game.seed,
+        "result": game.result,
+        "drawn": game.drawn,
+        "think": [round(t, 4) for t in game.think],
+        "budget": settings.budget,
+        "cpu_clock": settings.cpu_clock,
+    }
+    with path.open("a", encoding="utf-8") as out:
+        out.write(json.dumps(line, separators=(",", ":")) + "\n")
+
+
+def tally_records(paths: list[Path]) -> dict[Pairing, Tally]:
+    """Every pairing's games in the record files, a seed counted once (its first line):
+    parts of a bench played on different days add up to one row."""
+    tallies: dict[Pairing, Tally] = {}
+    seen: set[tuple[Pairing, int]] = set()
+    for path in paths:
+        for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not text.strip():
+                continue
+            try:
+                line = json.loads(text)
+                pairing = Pairing(**line["pairing"])
+                game = Game(line["seed"], line["result"], line["drawn"], line["think"])
+            except (ValueError, TypeError, KeyError) as error:
+                raise SystemExit(f"{path}:{number}: not a game record ({error})") from None
+            if (pairing, game.seed) in seen:
+                continue
+            seen.add((pairing, game.seed))
+            tallies.setdefault(pairing, Tally(points=[], think=[])).count(game)
+    return tallies
+
+
+def recorded_seeds(path: Path, pairing: Pairing) -> set[int]:
+    """The seeds of ``pairing`` that ``path`` holds: a part stopped half-way resumes."""
+    tally = tally_records([path]).get(pairing)
+    return set() if tally is None else set(tally.seeds)
 
 
 def random_spec(variant: str) -> str:
     return "random:draughts" if variant == "draughts" else "random:race"
 
 
-def play_games(pairing: Pairing, seeds: list[int], budget: float | None) -> Tally:
+@dataclass(frozen=True)
+class Settings:
+    """How every game of a run is played and where its results go."""
+
+    budget: float | None = None
+    cpu_clock: bool = False
+    record: Path | None = None
+
+
+def bot(spec: str, seed: int, settings: Settings) -> Bot:
+    made = make_bot(spec, seed=seed)
+    if settings.cpu_clock and isinstance(made, ExpectimaxBot | NetBot):
+        made.clock = time.thread_time  # this thread's CPU seconds: a busy machine steals none
+    return made
+
+
+def play_games(pairing: Pairing, seeds: list[int], settings: Settings) -> Tally:
     """Play ``seeds`` games of the pairing (one process); the first bot alternates colours."""
     tally = Tally(points=[], think=[])
+    budget = settings.budget
     for seed in seeds:
-        first = make_bot(pairing.first, seed=seed)
-        second = make_bot(pairing.second, seed=seed + 1)
+        first = bot(pairing.first, seed, settings)
+        second = bot(pairing.second, seed + 1, settings)
         flip = seed % 2 == 1
         bots = (second, first) if flip else (first, second)
         start = opening(pairing, seed)
         bout = play_bout(bots, pairing.variant, seed=seed, budget=budget, start=start)
         mine = 1 if flip else 0
-        assert tally.points is not None and tally.think is not None
-        tally.think += bout.think[mine]
-        if bout.winner is None:
-            tally.draws += 1
-            tally.points.append(0)
-        elif bout.winner == mine:
-            tally.wins += 1
-            tally.points.append(bout.points)
-        else:
-            tally.losses += 1
-            tally.points.append(-bout.points)
+        drawn = bout.winner is None
+        sign = 0 if drawn else 1 if bout.winner == mine else -1
+        game = Game(seed, sign * bout.points, drawn, bout.think[mine])
+        tally.count(game)
+        if settings.record is not None:
+            append_record(settings.record, pairing, game, settings)
         print(f"# {pairing.first} seed {seed}: {tally.wins}/{tally.draws}/{tally.losses} so far, "
               f"{bout.actions} actions", file=sys.stderr, flush=True)  # fmt: skip
     return tally
@@ -185,16 +283,27 @@ def pairings(
                     yield Pairing("pubeval", variant, f"{engine}:{level}", "pubeval:")
 
 
-def run(pairing: Pairing, games: int, jobs: int, budget: float | None) -> Tally:
-    seeds = list(range(1, games + 1))
+def run(pairing: Pairing, seeds: list[int], jobs: int, settings: Settings) -> Tally:
     if jobs <= 1:
-        return play_games(pairing, seeds, budget)
+        return play_games(pairing, seeds, settings)
     chunks = [seeds[i::jobs] for i in range(jobs)]
     total = Tally(points=[], think=[])
     with ProcessPoolExecutor(jobs) as pool:
-        for part in pool.map(play_games, [pairing] * jobs, chunks, [budget] * jobs):
+        for part in pool.map(play_games, [pairing] * jobs, chunks, [settings] * jobs):
             total.add(part)
     return total
+
+
+def seed_range(text: str) -> list[int]:
+    """``"251-500"`` → seeds 251 to 500; arena seeds start at 1 (none was a training game)."""
+    low, dash, high = text.partition("-")
+    try:
+        first, last = int(low), int(high if dash else low)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a range like 251-500") from None
+    if not 1 <= first <= last:
+        raise argparse.ArgumentTypeError(f"{text!r}: seeds run from 1 up, the first ≤ the last")
+    return list(range(first, last + 1))
 
 
 def report(pairing: Pairing, tally: Tally, seconds: float) -> str:
@@ -235,7 +344,18 @@ def main() -> None:
                         help="table nets: the expectimax level the nets play")  # fmt: skip
     parser.add_argument("--budget", type=float, default=None,
                         help="seconds per decision (default: each level's own)")  # fmt: skip
+    parser.add_argument("--seeds", type=seed_range, default=None,
+                        help="only these seeds, e.g. 251-500 (default: 1 to --games)")  # fmt: skip
+    parser.add_argument("--record", type=Path, default=None,
+                        help="append one JSON line per game to this file")  # fmt: skip
+    parser.add_argument("--cpu-clock", action="store_true",
+                        help="budgets in the bot thread's CPU seconds, not wall-clock")  # fmt: skip
+    parser.add_argument("--tally", type=Path, nargs="+", default=None,
+                        help="print the rows of these record files and play nothing")  # fmt: skip
     args = parser.parse_args()
+    if args.tally:
+        print_tallies(args.tally)
+        return
     tables = args.table.split(",")
     variants = args.variants.split(",") if args.variants else None
     engines = args.engines.split(",") if args.engines else None
@@ -249,8 +369,23 @@ def main() -> None:
         if levels and pairing.first.partition(":")[2] not in levels:
             continue
         began = time.perf_counter()
-        tally = run(pairing, args.games, args.jobs, args.budget)
+        seeds = args.seeds or list(range(1, args.games + 1))
+        settings = Settings(args.budget, args.cpu_clock, args.record)
+        if args.record is not None and args.record.exists():
+            done = recorded_seeds(args.record, pairing)
+            if done:
+                seeds = [seed for seed in seeds if seed not in done]
+                print(f"# {pairing.first} vs {pairing.second}: {len(done)} games in "
+                      f"{args.record} already, {len(seeds)} to play", flush=True)  # fmt: skip
+        tally = run(pairing, seeds, args.jobs, settings)
         print(report(pairing, tally, time.perf_counter() - began), flush=True)
+
+
+def print_tallies(paths: list[Path]) -> None:
+    """The rows of parts played apart (``--record``), added up; wall time is not known."""
+    print(f"# bench/bots.py --tally: {', '.join(str(path) for path in paths)}")
+    for pairing, tally in tally_records(paths).items():
+        print(report(pairing, tally, float("nan")))
 
 
 if __name__ == "__main__":
