@@ -351,3 +351,39 @@ def test_right_to_left_page_does_not_mirror_the_board(browser: Any, gallery_url:
     finally:
         context.close()
     assert errors == []
+
+
+def test_the_boards_count_pieces_and_checkers_in_their_languages_plural_forms(page: Any) -> None:
+    """The draughts strips ("20 pieces", "1 king") and the race points' labels ("2 white
+    checkers") take the form their number needs: Russian says 1 and 21 шашка, 2 шашки,
+    5 шашек. Before, both boards chose between a "1 …" text and an "N …" one, which has
+    no form for 21 in Russian."""
+    strips = page.locator(".sb-draughts .sb-strip-info").all_text_contents()
+    assert "20 pieces" in strips, strips
+    assert all(text.endswith(("pieces", "piece", "kings", "king")) for text in strips), strips
+    labels = page.locator(".sb-race [data-point]").evaluate_all(
+        "els => els.map(el => el.getAttribute('aria-label') || '')"
+    )
+    assert any("2 white checkers" in label for label in labels), labels[:5]
+    assert not any("1 white checkers" in label for label in labels)
+    forms = page.evaluate(
+        """async () => {
+          const i18n = await import("/static/js/i18n.js");
+          const { trPlural } = await import("/static/js/board/words.js");
+          const out = {};
+          for (const lang of ["en", "ru"]) {
+            await i18n.setLanguage(lang);
+            out[lang] = [1, 2, 5, 21].map((n) => [
+              trPlural("board.pieces_of", n, { n }), trPlural("board.kings_of", n, { n }),
+              trPlural("board.white_checkers", n, { n }),
+            ]);
+          }
+          await i18n.setLanguage("en");
+          return out;
+        }"""
+    )
+    assert forms["en"][0] == ["1 piece", "1 king", "1 white checker"]
+    assert forms["en"][3] == ["21 pieces", "21 kings", "21 white checkers"]
+    assert [row[0] for row in forms["ru"]] == ["1 шашка", "2 шашки", "5 шашек", "21 шашка"]
+    assert [row[1] for row in forms["ru"]] == ["1 дамка", "2 дамки", "5 дамок", "21 дамка"]
+    assert forms["ru"][2][2] == "5 белых шашек"

@@ -209,10 +209,7 @@ def families() -> dict[str, set[str]]:
         # views/lobby.js: the draughts colour select and the request's tag.
         "option.colour_${}": [colours],
         "option.owner_${}": [colours - {"random"}],
-        # board/race.js checkerCount(colour), board/draughts.js count(what) and its squares.
-        "board.one_${}": [("white", "black", "piece", "king")],
-        "board.many_${}": [("white", "black")],
-        "board.${}s_of": [("piece", "king")],
+        # board/draughts.js: what stands on a square.
         "board.${}_${}": [("white", "black"), ("man", "king")],
         # views/verify.js: its table's COLUMNS, problemText, the verdict on an unreadable record.
         "verify.col.${}": [verify_columns()],

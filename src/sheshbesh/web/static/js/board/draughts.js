@@ -16,7 +16,7 @@ import { movePath, parseFen, rowColumn } from "./draughts-position.js";
 import { fitStrips, focusedKey, shine } from "./geometry.js";
 import { BoardInput } from "./input.js";
 import { Flights, reducedMotion, SLIDE_MS } from "./motion.js";
-import { colourName, SHARED, tr as translate } from "./words.js";
+import { colourName, SHARED, tr as translate, trPlural } from "./words.js";
 
 // English for this board's own keys (words.js has the shared ones), shown while a catalog lacks one.
 const EN = {
@@ -27,10 +27,10 @@ const EN = {
   "board.white_king": "white king",
   "board.black_king": "black king",
   "board.route_here": "capture route {n}",
-  "board.one_piece": "1 piece",
-  "board.pieces_of": "{n} pieces",
-  "board.one_king": "1 king",
-  "board.kings_of": "{n} kings",
+  "board.pieces_of.one": "{n} piece",
+  "board.pieces_of.other": "{n} pieces",
+  "board.kings_of.one": "{n} king",
+  "board.kings_of.other": "{n} kings",
   "board.last_move": "Last move {move}.",
   "board.choose_route": "Several captures end there. Which route?",
   "board.cancel": "Cancel",
@@ -39,7 +39,8 @@ const EN = {
 };
 
 const tr = (key, vars = {}) => translate(key, vars, EN);
-const count = (what, n) => (n === 1 ? tr(`board.one_${what}`) : tr(`board.${what}s_of`, { n: number(n) }));
+const piecesText = (n) => trPlural("board.pieces_of", n, { n: number(n) }, EN);
+const kingsText = (n) => trPlural("board.kings_of", n, { n: number(n) }, EN);
 
 // --- layout (viewBox units) ------------------------------------------------------------------
 
@@ -280,10 +281,10 @@ export class DraughtsBoard extends BoardInput {
       s("circle", { cx: 34, cy: y + STRIP / 2, r: 14, class: `sb-strip-disc sb-${side}` }),
       s("text", { x: 58, y: base, class: "sb-strip-name" },
         you ? `${colourName(side)} (${tr("board.you")})` : colourName(side)),
-      s("text", { x: VW * 0.36, y: base, class: "sb-strip-info" }, count("piece", mine.length)),
+      s("text", { x: VW * 0.36, y: base, class: "sb-strip-info" }, piecesText(mine.length)),
     );
     if (kings) {
-      strip.append(s("text", { x: VW * 0.58, y: base, class: "sb-strip-info sb-strip-optional" }, count("king", kings)));
+      strip.append(s("text", { x: VW * 0.58, y: base, class: "sb-strip-info sb-strip-optional" }, kingsText(kings)));
     }
     if (flag) strip.append(s("text", { x: VW - 24, y: base, class: "sb-strip-flag" }, flag));
     g.append(strip);

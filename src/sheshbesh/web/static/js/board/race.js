@@ -40,10 +40,10 @@ const EN = {
   "board.bar": "Bar",
   "board.tray": "{colour} borne off",
   "board.new": "{colour} not yet entered",
-  "board.one_white": "1 white checker",
-  "board.one_black": "1 black checker",
-  "board.many_white": "{n} white checkers",
-  "board.many_black": "{n} black checkers",
+  "board.white_checkers.one": "{n} white checker",
+  "board.white_checkers.other": "{n} white checkers",
+  "board.black_checkers.one": "{n} black checker",
+  "board.black_checkers.other": "{n} black checkers",
   "board.pinned_white": "a pinned white checker under them",
   "board.pinned_black": "a pinned black checker under them",
   "board.courier": "the courier",
@@ -675,8 +675,10 @@ export class RaceBoard extends BoardInput {
 }
 
 function checkerCount(side, n) {
-  const colour = side === "W" ? "white" : "black";
-  return n === 1 ? tr(`board.one_${colour}`) : tr(`board.many_${colour}`, { n });
+  const vars = { n: number(n) };
+  return side === "W"
+    ? trPlural("board.white_checkers", n, vars, EN)
+    : trPlural("board.black_checkers", n, vars, EN);
 }
 
 function sameDice(a, b) {
