@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from club_client import GameSocket, Player, RunningClub, ServerProcess
 
@@ -170,6 +171,15 @@ def check_money(table: Table, players: list[Player]) -> None:
             player.name, results, held)  # fmt: skip
 
 
+def table_on_profile(player: Player, game_id: str) -> dict[str, Any]:
+    """The chouette table's entry among the player's recent games (as a stranger sees it)."""
+    recent = httpx.get(f"{player.base}/api/users/{player.name}", timeout=10).json()["recent"]
+    entries = [game for game in recent if game["id"] == game_id]
+    assert len(entries) == 1, recent
+    assert entries[0]["kind"] == "chouette" and entries[0]["opponent"] is None
+    return dict(entries[0])
+
+
 def check_rotation(table: Table) -> None:
     """CH-9: a crew that won makes its captain the next banker and the banker goes last;
     a banker who won banks again and the captain goes last."""
@@ -289,10 +299,16 @@ def test_a_session_of_three_games(
     check_money(table, [ann, bob, cat, dan])
     check_rotation(table)
 
+    # The table is on every seated player's profile while it plays, his result not yet.
+    entry = table_on_profile(bob, game_id)
+    assert entry["status"] == "live" and entry["result"] is None and entry["players"] == 4
+    assert bob.get(f"/api/users/{bob.name}").json()["playing"] == 1
+
     # A player leaves between games and gets his hold back; the owner closes the table.
     held_before = dan.balance()
     assert dan.post(f"/api/requests/{request['id']}/leave").status_code == 200
     assert dan.balance() == held_before + 3 * S
+    assert dan.get(f"/api/users/{dan.name}").json()["playing"] == 0  # he left the table
     assert ann.post(f"/api/requests/{request['id']}/close").status_code == 200
     table.settle()
     assert table.state["closed"] == "closed"
@@ -302,6 +318,13 @@ def test_a_session_of_three_games(
     for player in (ann, bob, cat, dan):
         seat = next(p["seat"] for p in table.state["players"] if p["id"] == player.user["id"])
         assert final[player.name] == START + results[str(seat)] * S
+        # His profile lists the table with what he won or lost there, unrated.
+        entry = table_on_profile(player, game_id)
+        assert entry["status"] == "finished" and entry["players"] == 4
+        assert entry["result"] == {"points": results[str(seat)]}
+        assert entry["rating_change"] is None and entry["stake"] == S
+        profile = player.get(f"/api/users/{player.name}").json()
+        assert profile["playing"] == 0 and profile["played"] == 0  # two-player games only
     # The session's record replays through the rules and its dice verify (PL-2).
     served = ann.get(f"/api/games/{game_id}/record")
     path = tmp_path / "table.json"

@@ -1,12 +1,17 @@
 """Profiles: a player's page (record of results, ratings, play-ban, how the viewer stands
-toward him); his balance only for himself (and for bots)."""
+toward him); his balance only for himself (and for bots).
+
+The recent games include the chouette tables he sat at (``game_seats``: a table's row
+names no two players), each with what he won or lost there in points; the won, lost and
+drawn counts stay those of two-player games, which have one winner."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, Request
-from sqlalchemy import or_, select
+from sqlalchemy import distinct, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from sheshbesh.server.accounts.sessions import require_user, user_json
@@ -18,6 +23,7 @@ from sheshbesh.store import ledger
 from sheshbesh.store.models import (
     FriendRequest,
     Game,
+    GameSeat,
     RatingChange,
     Relation,
     User,
@@ -47,7 +53,11 @@ async def profile(username: str, request: Request) -> dict[str, Any]:
                 .order_by(Game.created_at.desc())
             )
         )
+        tables = await chouette_tables(session, user.id)
         out = user_json(user) | {"created_at": user.created_at} | record_of(user.id, games)
+        out["playing"] += sum(
+            1 for table in tables if table.seated and table.game.status != "finished"
+        )
         out["closed"] = user.closed_at is not None  # by the club's operators (moderation.py)
         if user.is_bot or (viewer is not None and viewer.id == user.id):
             out["balance"] = await ledger.balance_of(session, user.id)  # a bot's is public
@@ -58,7 +68,63 @@ async def profile(username: str, request: Request) -> dict[str, Any]:
         if viewer is not None and viewer.id == user.id:
             out["playban"] = await playbans.standing(session, user.id, now)
         out["relation"] = await relation_between(session, viewer, user)
-        out["recent"] = await recent_games(session, user.id, games[:20])
+        recent = await recent_games(session, user.id, games[:RECENT])
+        recent += await recent_tables(session, tables[:RECENT])
+        recent.sort(key=lambda entry: entry["created_at"], reverse=True)
+        out["recent"] = recent[:RECENT]
+    return out
+
+
+RECENT = 20
+"""How many games (two-player games and chouette tables together) a profile lists."""
+
+
+@dataclass(frozen=True)
+class SatAt:
+    """A chouette table the player sat at: his seats there (one per sitting down)."""
+
+    game: Game
+    seats: tuple[int, ...]
+    seated: bool
+    """Whether he still holds a seat (he has not left)."""
+
+
+async def chouette_tables(session: AsyncSession, user_id: int) -> list[SatAt]:
+    """The chouette tables the player took a seat at, newest first."""
+    rows = (await session.execute(
+        select(Game, GameSeat.seat, GameSeat.left_at)
+        .join(GameSeat, GameSeat.game_id == Game.id)
+        .where(GameSeat.user_id == user_id, Game.kind == "chouette")
+        .order_by(Game.created_at.desc(), GameSeat.seat)
+    )).all()  # fmt: skip
+    tables: dict[str, SatAt] = {}
+    for game, seat, left_at in rows:
+        known = tables.get(game.id)
+        seats = (*known.seats, seat) if known else (seat,)
+        seated = (known is not None and known.seated) or left_at is None
+        tables[game.id] = SatAt(game, seats, seated)
+    return list(tables.values())
+
+
+async def recent_tables(session: AsyncSession, tables: list[SatAt]) -> list[dict[str, Any]]:
+    """A profile's entries for chouette tables: how many people sat there and, once the
+    table closed, the player's result in points over all his seats (unrated: no change)."""
+    ids = [table.game.id for table in tables]
+    people = dict((await session.execute(
+        select(GameSeat.game_id, func.count(distinct(GameSeat.user_id)))
+        .where(GameSeat.game_id.in_(ids)).group_by(GameSeat.game_id)
+    )).all())  # fmt: skip
+    out = []
+    for table in tables:
+        game = table.game
+        results = (game.result or {}).get("results") if game.status == "finished" else None
+        points = None if results is None else sum(results.get(str(s), 0) for s in table.seats)
+        out.append({
+            "id": game.id, "variant": game.variant, "kind": game.kind, "stake": game.stake,
+            "status": game.status, "result": None if points is None else {"points": points},
+            "seat": None, "rated": False, "opponent": None, "players": people.get(game.id, 0),
+            "rating_change": None, "created_at": game.created_at, "finished_at": game.finished_at,
+        })  # fmt: skip
     return out
 
 
@@ -84,7 +150,8 @@ async def recent_games(session: AsyncSession, user_id: int, games: list[Game]) -
             "id": g.id, "variant": g.variant, "kind": g.kind, "stake": g.stake,
             "status": g.status, "result": g.result, "seat": seat, "rated": g.rated,
             "opponent": names.get(players_of(g)[1 - seat], "?"),
-            "rating_change": changes.get(g.id), "finished_at": g.finished_at,
+            "rating_change": changes.get(g.id), "created_at": g.created_at,
+            "finished_at": g.finished_at,
         })  # fmt: skip
     return out
 

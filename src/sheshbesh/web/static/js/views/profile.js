@@ -43,13 +43,14 @@ export async function mount(main, ctx) {
       h("thead", {}, h("tr", {}, h("th", {}, t("lobby.game")), h("th", {}, t("profile.opponent")),
         h("th", { class: "num" }, t("lobby.stake")), h("th", {}, t("profile.result")),
         h("th", { class: "num" }, t("profile.rating_change")), h("th", {}, ""))),
-      h("tbody", {}, profile.recent.map((game) => h("tr", {},
-        h("td", { "data-label": t("lobby.game") }, t(`variant.${game.variant}`)),
-        h("td", { "data-label": t("profile.opponent") },
-          h("a", { href: `#/profile/${encodeURIComponent(game.opponent)}` }, game.opponent)),
+      h("tbody", {}, profile.recent.map((game) => h("tr", { "data-kind": game.kind },
+        h("td", { "data-label": t("lobby.game") }, gameName(t, game)),
+        h("td", { "data-label": t("profile.opponent") }, game.kind === "chouette"
+          ? ctx.plural("profile.table_players", game.players, { n: ctx.number(game.players) })
+          : h("a", { href: `#/profile/${encodeURIComponent(game.opponent)}` }, game.opponent)),
         h("td", { class: "num", "data-label": t("lobby.stake") },
           t("fun.amount", { amount: ctx.number(game.stake) })),
-        h("td", { "data-label": t("profile.result") }, outcome(t, game)),
+        h("td", { "data-label": t("profile.result") }, outcome(ctx, game)),
         h("td", { class: "num", "data-label": t("profile.rating_change") }, delta(ctx, game)),
         h("td", {}, h("a", { href: `#/game/${game.id}` },
           game.status === "live" ? t("profile.open") : t("profile.replay")))))))
@@ -188,15 +189,29 @@ function stat(label, value) {
   return h("span", { class: "card" }, h("strong", {}, String(value)), " ", h("span", { class: "muted" }, label));
 }
 
+// What a player won or lost at a chouette table over all its games, in points.
+function tableResult(ctx, points) {
+  const text = ctx.plural("room.points", Math.abs(points), { n: ctx.signed(points) });
+  return h("span", { class: points > 0 ? "good" : points < 0 ? "bad" : "" }, text);
+}
+
 function delta(ctx, game) {
   if (game.rating_change === null || game.rating_change === undefined) return "";
   const value = game.rating_change;
   return h("span", { class: value >= 0 ? "good" : "bad" }, ctx.signed(Math.round(value)));
 }
 
-function outcome(t, game) {
+// A chouette table is named as such: its variant is always backgammon (CH-1).
+function gameName(t, game) {
+  return game.kind === "chouette" ? t("variant.chouette") : t(`variant.${game.variant}`);
+}
+
+function outcome(ctx, game) {
+  const { t } = ctx;
   if (game.status === "live") return t("profile.live");
+  if (game.status === "waiting") return t("profile.waiting");
   if (game.status === "aborted") return t("profile.aborted");
+  if (game.kind === "chouette") return tableResult(ctx, game.result ? game.result.points : 0);
   const winner = game.result ? game.result.winner_seat : null;
   if (winner === null || winner === undefined) return t("profile.draw");
   return winner === game.seat ? t("profile.win") : t("profile.loss");
