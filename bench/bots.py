@@ -314,6 +314,7 @@ def report(pairing: Pairing, tally: Tally, seconds: float) -> str:
     median = statistics.median(think) * 1000
     p95 = think[min(len(think) - 1, int(0.95 * len(think)))] * 1000
     rate = (tally.wins + tally.draws / 2) / max(1, n)
+    wall = "       –" if math.isnan(seconds) else f"{seconds:7.1f}s"  # parts: not known
     decided = tally.wins + tally.losses
     d_low, d_high = wilson(tally.wins, decided)
     note = (
@@ -326,7 +327,7 @@ def report(pairing: Pairing, tally: Tally, seconds: float) -> str:
         f"{pairing.table:8} {pairing.variant:19} {pairing.first:24} {pairing.second:22} "
         f"{n:5} {tally.wins:5}/{tally.draws:<4}/{tally.losses:<5} "
         f"{rate:6.1%} [{low:6.1%},{high:6.1%}]  {ppg:+6.3f} ±{ppg_half:5.3f}  "
-        f"{median:8.1f} {p95:8.1f}  {seconds:7.1f}s{note}"
+        f"{median:8.1f} {p95:8.1f}  {wall}{note}"
     )
 
 
