@@ -406,7 +406,8 @@ class Round:
             setattr(self.game, name, columns[name])
 
     async def _catch_up_stored(self) -> None:
-        """The game as stored, after another process moved it (or ended it) first."""
+        """The game as stored, after another process moved it (or ended it) first, or
+        changed it otherwise (a presence mark: :meth:`refresh`). Under the lock."""
         async with self.club.db.read() as session:
             game = await session.get(Game, self.id)
             if game is None:
@@ -649,12 +650,8 @@ class Round:
     async def refresh(self) -> None:
         """Reload after another process changed the game (presence, events); a seat it
         marked away while one of his sockets is open here is marked present again."""
-        async with self.lock, self.club.db.read() as session:
-            game = await session.get(Game, self.id)
-            if game is not None:
-                self.table = await self.catch_up(session, game)
-                self.game = game
-        await self.check_cover()
+        async with self.lock:
+            await self._catch_up_stored()
         game = self.game
         for seat in (0, 1):
             if (
