@@ -38,23 +38,7 @@ export async function mount(main, ctx) {
   main.append(ratingsCard(ctx, profile));
   const items = await api.get(`/api/users/${encodeURIComponent(name)}/items`).catch(() => null);
   if (items && items.items.length) main.append(collectionCard(ctx, items));
-  main.append(h("section", { class: "card" }, h("h2", {}, t("profile.recent")),
-    profile.recent.length ? h("table", { class: "responsive", "data-testid": "recent" },
-      h("thead", {}, h("tr", {}, h("th", {}, t("lobby.game")), h("th", {}, t("profile.opponent")),
-        h("th", { class: "num" }, t("lobby.stake")), h("th", {}, t("profile.result")),
-        h("th", { class: "num" }, t("profile.rating_change")), h("th", {}, ""))),
-      h("tbody", {}, profile.recent.map((game) => h("tr", { "data-kind": game.kind },
-        h("td", { "data-label": t("lobby.game") }, gameName(t, game)),
-        h("td", { "data-label": t("profile.opponent") }, game.kind === "chouette"
-          ? ctx.plural("profile.table_players", game.players, { n: ctx.number(game.players) })
-          : h("a", { href: `#/profile/${encodeURIComponent(game.opponent)}` }, game.opponent)),
-        h("td", { class: "num", "data-label": t("lobby.stake") },
-          t("fun.amount", { amount: ctx.number(game.stake) })),
-        h("td", { "data-label": t("profile.result") }, outcome(ctx, game)),
-        h("td", { class: "num", "data-label": t("profile.rating_change") }, delta(ctx, game)),
-        h("td", {}, h("a", { href: `#/game/${game.id}` },
-          game.status === "live" ? t("profile.open") : t("profile.replay")))))))
-      : h("p", { class: "empty" }, t("profile.no_games"))));
+  main.append(gamesCard(ctx, name, profile));
 
   if (own) {
     const ledger = await api.get("/api/me/ledger");
@@ -199,6 +183,58 @@ function delta(ctx, game) {
   if (game.rating_change === null || game.rating_change === undefined) return "";
   const value = game.rating_change;
   return h("span", { class: value >= 0 ? "good" : "bad" }, ctx.signed(Math.round(value)));
+}
+
+// His games, newest first: the profile's first page, then "More games" fetches the next
+// (the server cuts pages by the last game shown, so none repeats or goes missing).
+function gamesCard(ctx, name, profile) {
+  const { t, api } = ctx;
+  const card = h("section", { class: "card" }, h("h2", {}, t("profile.recent")));
+  if (!profile.recent.length) {
+    card.append(h("p", { class: "empty" }, t("profile.no_games")));
+    return card;
+  }
+  const rows = h("tbody", {}, profile.recent.map((game) => gameRow(ctx, game)));
+  card.append(h("table", { class: "responsive", "data-testid": "recent" },
+    h("thead", {}, h("tr", {}, h("th", {}, t("lobby.game")), h("th", {}, t("profile.opponent")),
+      h("th", { class: "num" }, t("lobby.stake")), h("th", {}, t("profile.result")),
+      h("th", { class: "num" }, t("profile.rating_change")), h("th", {}, ""))),
+    rows));
+  let before = profile.more;
+  const error = h("p", { class: "error", role: "alert" });
+  const more = h("button", { type: "button", class: "secondary", "data-testid": "more-games", onclick: async () => {
+    more.disabled = true;
+    error.textContent = "";
+    try {
+      const page = await api.get(`/api/users/${encodeURIComponent(name)}/games?before=${encodeURIComponent(before)}`);
+      rows.append(...page.games.map((game) => gameRow(ctx, game)));
+      before = page.more;
+    } catch (failure) {
+      if (!(failure instanceof ApiError)) throw failure;
+      error.textContent = failure.message;
+    } finally {
+      more.disabled = false;
+      more.hidden = !before;
+    }
+  } }, t("profile.more_games"));
+  more.hidden = !before;
+  card.append(error, more);
+  return card;
+}
+
+function gameRow(ctx, game) {
+  const { t } = ctx;
+  const open = game.status === "live" || game.status === "waiting";
+  return h("tr", { "data-kind": game.kind, "data-game": game.id },
+    h("td", { "data-label": t("lobby.game") }, gameName(t, game)),
+    h("td", { "data-label": t("profile.opponent") }, game.kind === "chouette"
+      ? ctx.plural("profile.table_players", game.players, { n: ctx.number(game.players) })
+      : h("a", { href: `#/profile/${encodeURIComponent(game.opponent)}` }, game.opponent)),
+    h("td", { class: "num", "data-label": t("lobby.stake") },
+      t("fun.amount", { amount: ctx.number(game.stake) })),
+    h("td", { "data-label": t("profile.result") }, outcome(ctx, game)),
+    h("td", { class: "num", "data-label": t("profile.rating_change") }, delta(ctx, game)),
+    h("td", {}, h("a", { href: `#/game/${game.id}` }, open ? t("profile.open") : t("profile.replay"))));
 }
 
 // A chouette table is named as such: its variant is always backgammon (CH-1).
