@@ -66,6 +66,8 @@ def test_a_result_links_to_the_rule_that_decided_it_in_every_language(browser, l
         ann.page.locator(f"li#rule-{rule}.is-target").wait_for()
         ann.page.select_option("select.language", "fa")
         ann.page.locator("[data-testid=rules-english]").wait_for()
+        # the notice is drawn at once, the rules when their text has come: wait for both
+        ann.page.locator(f"li#rule-{rule}.is-target").wait_for()
         assert ann.page.locator(f"li#rule-{rule}").count() == 1
         ann.page.screenshot(path=str(SHOTS / "rules-desktop-fa.png"))  # the view, not all 800 lines
         watch.close()
