@@ -2,9 +2,9 @@
 
 A bot of a club that runs for a year plays tens of thousands of games, and its
 profile is one click from the lobby. ``sheshbesh serve`` runs on a fresh SQLite file
-(bench/load.py's server); two players register, and ``--games`` finished games
-against each other are written into the database for one of them (``many``), 20 for
-the other (``few``). Then their two profiles (``GET /api/users/{name}``) are asked
+(bench/load.py's server); three players register, and ``--games`` finished games
+are written into the database for one of them (``many``) and 20 for another
+(``few``), each against the third. Then their two profiles (``GET /api/users/{name}``) are asked
 alternately, ``--rounds`` times each, and the medians printed with their ratio.
 The ratio is the figure: the machine's speed cancels out of it, and a profile
 whose cost does not grow with the games reads about 1.
@@ -77,9 +77,9 @@ def main() -> None:
         load.Server("profiles", deflate=False) as server,
         httpx.Client(base_url=server.base, timeout=120, trust_env=False) as http,
     ):
-        many, few = register(http, "many"), register(http, "few")
-        asyncio.run(seed(server.database, many, few, args.games, "m"))
-        asyncio.run(seed(server.database, few, many, FEW, "f"))
+        many, few, rival = (register(http, name) for name in ("many", "few", "rival"))
+        asyncio.run(seed(server.database, many, rival, args.games, "m"))
+        asyncio.run(seed(server.database, few, rival, FEW, "f"))
         for _ in range(args.rounds):
             for name in times:
                 times[name].append(timed(http, f"/api/users/{name}"))

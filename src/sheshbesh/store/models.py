@@ -144,6 +144,12 @@ class Game(Base):
     """
 
     __tablename__ = "games"
+    __table_args__ = (
+        # A player's games newest first, a page at a time (relations/history.py): one
+        # index per seat, so a page reads its rows in order and stops.
+        Index("games_seat0_newest", "seat0_id", "created_at", "id"),
+        Index("games_seat1_newest", "seat1_id", "created_at", "id"),
+    )
 
     id: Mapped[str] = mapped_column(String(12), primary_key=True)
     kind: Mapped[str] = mapped_column(String(10))

@@ -75,11 +75,12 @@ async def games_page(
             and_(Game.created_at == cursor.created_at, Game.id < cursor.id),
         )
     newest = (Game.created_at.desc(), Game.id.desc())
-    mine = or_(Game.seat0_id == user_id, Game.seat1_id == user_id)
-    pairs = list(await session.scalars(
-        select(Game).where(mine, *([older] if older is not None else [])).order_by(*newest)
-        .limit(limit + 1)
-    ))  # fmt: skip
+    pairs: list[Game] = []
+    for seat in (Game.seat0_id, Game.seat1_id):  # each in its index's order (no sort)
+        pairs += await session.scalars(
+            select(Game).where(seat == user_id, *([older] if older is not None else []))
+            .order_by(*newest).limit(limit + 1)
+        )  # fmt: skip
     sat = select(GameSeat.game_id).where(GameSeat.user_id == user_id)
     tables = list(await session.scalars(
         select(Game).where(Game.id.in_(sat), Game.kind == "chouette",
