@@ -31,6 +31,7 @@ import httpx
 import pytest
 from club_client import GameSocket, Player, RunningClub, ServerProcess
 
+from sheshbesh.play.ratings import FibsRating, fibs_money_game
 from sheshbesh.server.settings import Settings
 
 S = 100
@@ -180,6 +181,24 @@ def table_on_profile(player: Player, game_id: str) -> dict[str, Any]:
     return dict(entries[0])
 
 
+def bets_rated(record: dict[str, Any], users: dict[int, int]) -> dict[int, tuple[Any, int]]:
+    """Each player's FIBS rating after the record's settled bets, rated one after another
+    as money games between banker and member (an event's ``paid`` pairs the member's share
+    with the banker's), and how many bets he was in; everyone starts at 1500."""
+    ratings = {uid: FibsRating.initial() for uid in users.values()}
+    bets = dict.fromkeys(users.values(), 0)
+    for event in record["events"]:
+        paid = event.get("paid") or []
+        for (member, amount), (banker, _) in zip(paid[::2], paid[1::2], strict=True):
+            winner, loser = (users[banker], users[member])
+            if amount > 0:
+                winner, loser = loser, winner
+            ratings[winner], ratings[loser] = fibs_money_game(ratings[winner], ratings[loser])
+            bets[winner] += 1
+            bets[loser] += 1
+    return {uid: (ratings[uid], bets[uid]) for uid in users.values()}
+
+
 def check_rotation(table: Table) -> None:
     """CH-9: a crew that won makes its captain the next banker and the banker goes last;
     a banker who won banks again and the captain goes last."""
@@ -318,15 +337,23 @@ def test_a_session_of_three_games(
     for player in (ann, bob, cat, dan):
         seat = next(p["seat"] for p in table.state["players"] if p["id"] == player.user["id"])
         assert final[player.name] == START + results[str(seat)] * S
-        # His profile lists the table with what he won or lost there, unrated.
-        entry = table_on_profile(player, game_id)
-        assert entry["status"] == "finished" and entry["players"] == 4
-        assert entry["result"] == {"points": results[str(seat)]}
-        assert entry["rating_change"] is None and entry["stake"] == S
-        profile = player.get(f"/api/users/{player.name}").json()
-        assert profile["playing"] == 0 and profile["played"] == 0  # two-player games only
     # The session's record replays through the rules and its dice verify (PL-2).
     served = ann.get(f"/api/games/{game_id}/record")
+    # Each settled bet was rated as a money game between banker and member, in order.
+    expected = bets_rated(served.json(), {p["seat"]: p["id"] for p in table.state["players"]})
+    for player in (ann, bob, cat, dan):
+        seat = next(p["seat"] for p in table.state["players"] if p["id"] == player.user["id"])
+        # His profile lists the table with what he won or lost there and its rating change.
+        entry = table_on_profile(player, game_id)
+        assert entry["status"] == "finished" and entry["players"] == 4 and entry["rated"]
+        assert entry["result"] == {"points": results[str(seat)]}
+        rating, bets = expected[player.user["id"]]
+        assert entry["rating_change"] == round(rating.rating - 1500.0, 2)
+        assert entry["stake"] == S
+        profile = player.get(f"/api/users/{player.name}").json()
+        assert profile["playing"] == 0 and profile["played"] == 0  # two-player games only
+        assert profile["ratings"]["backgammon"]["rating"] == round(rating.rating, 2)
+        assert profile["ratings"]["backgammon"]["games"] == bets > 0
     path = tmp_path / "table.json"
     path.write_text(served.text)
     verified = subprocess.run([sys.executable, "-m", "sheshbesh.cli", "verify-dice", str(path)],
@@ -385,11 +412,11 @@ def test_seats_refuse_what_the_table_cannot_take(
     watcher.close()
 
 
-def seated_table(base_people: list[Player]) -> tuple[Table, str]:
+def seated_table(base_people: list[Player], **options: Any) -> tuple[Table, str]:
     """A table posted by the first person with a seat to spare, everyone seated and
     watching, and its first game started by the owner; the table and its request id."""
     owner, *others = base_people
-    request = owner.offer(variant="backgammon", stake=S, seats=len(base_people) + 1)
+    request = owner.offer(variant="backgammon", stake=S, seats=len(base_people) + 1, **options)
     table = Table(request["game"])
     table.sit(owner)  # at once: a table whose owner stays away closes (a short grace here)
     for player in others:
@@ -570,6 +597,21 @@ def test_bots_fill_seats_and_play_a_game_to_its_end(club_settings: Settings) -> 
             assert paid == {int(k): v for k, v in results.items() if int(k) in paid}
             assert ann.balance() + table.state["players"][0]["held"] == START + results["0"] * S
             assert ann.get("/healthz").json()["ledger_total"] == 0
+            # Rated: a bot's rating moves in its bets against Ann, never a person's against
+            # a bot, and nobody's in a bet between two bots.
+            record = ann.get(f"/api/games/{table.game_id}/record").json()
+            users = {p["seat"]: p["id"] for p in table.state["players"]}
+            against_ann = {uid: 0 for uid in users.values()}
+            for event in record["events"]:
+                paid = event.get("paid") or []
+                for (member, _), (banker, _) in zip(paid[::2], paid[1::2], strict=True):
+                    if 0 in (member, banker):
+                        against_ann[users[banker if member == 0 else member]] += 1
+            assert ann.get("/api/users/ann").json()["ratings"] == {}
+            for bot in table.state["players"][1:]:
+                ratings = ann.get(f"/api/users/{bot['username']}").json()["ratings"]
+                games = against_ann[bot["id"]]
+                assert (ratings["backgammon"]["games"] if ratings else 0) == games
         finally:
             ann.close()
             bob.close()
@@ -579,12 +621,13 @@ def test_a_captain_away_on_his_turn_drops_his_cube_and_is_replaced(
     club_settings: Settings,
 ) -> None:
     """PL-7: a captain who stays away on his turn pays his cube's value now (not a level
-    multiple) and the next member still in takes the turn over (CH-7)."""
+    multiple) and the next member still in takes the turn over (CH-7). The table is
+    unrated: the bet his drop settles changes nobody's rating."""
     settings = dataclasses.replace(club_settings, chouette_break=3600.0, abandon_grace=1.0)
     with RunningClub(settings) as club:
         players = [Player(club.base, name).register() for name in ("ann", "bob", "cat")]
         try:
-            table, _ = seated_table(players)
+            table, _ = seated_table(players, rated=False)
             rng = random.Random(5)
             table.play_to_window(rng, "crew")
             game = table.game
@@ -604,6 +647,11 @@ def test_a_captain_away_on_his_turn_drops_his_cube_and_is_replaced(
             assert results[str(captain_seat)] == -1  # his cube's value, 1 × S
             assert results[str(game["banker"])] == 1
             assert any(a["type"] in ("roll", "double") for a in table.menu(bettor))
+            for player in players:
+                profile = player.get(f"/api/users/{player.name}").json()
+                assert profile["ratings"] == {}  # an unrated table
+                entry = table_on_profile(player, table.game_id)
+                assert entry["rated"] is False and entry["rating_change"] is None
         finally:
             for player in players:
                 player.close()

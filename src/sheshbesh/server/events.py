@@ -59,6 +59,21 @@ class GameOver:
 
 
 @dataclass(frozen=True, slots=True)
+class BetsSettled:
+    """Bets of a rated chouette table were paid (inside that transaction, issue 18).
+
+    Each bet is a money game between the banker and one crew member (CH-8): a drop pays
+    one at once (CH-5, CH-7), the end of the game the others. The ratings rate each.
+    """
+
+    session: AsyncSession
+    game: Game
+    bets: tuple[tuple[int, int, bool], ...]
+    """(the banker's user id, the member's user id, whether the banker won), in order."""
+    now: float
+
+
+@dataclass(frozen=True, slots=True)
 class RoundMoved:
     """A game changed and the change is committed and published to its sockets."""
 

@@ -127,7 +127,8 @@ def table_options(body: RequestIn) -> tuple[str, dict[str, Any]]:
 
 def chouette_options(body: RequestIn) -> tuple[str, dict[str, Any]]:
     """A chouette table: backgammon, with none of the cube's options (CH-3: each member's
-    own cube; no Jacoby, automatic doubles or beavers), unrated, open to all."""
+    own cube; no Jacoby, automatic doubles or beavers), rated unless asked not to (each
+    bet rated as a money game between banker and member), open to all or to friends."""
     if body.variant != "backgammon":
         raise InvalidOptions("chouette is played on a backgammon board (CH-1)")
     chosen = [name for name in (*RACE_FIELDS, "colour", "move_limit", "start")
@@ -273,7 +274,7 @@ async def post_request(
             options=options, clock=str(control), status="open", created_at=club.now(),
             invitee_id=None if invitee is None else invitee.id,
             bots_may_accept=body.bots and invitee is None and kind != "chouette",
-            rated=body.rated and kind != "chouette",
+            rated=body.rated,
             seats=body.seats,
         )  # fmt: skip
         session.add(game_request)

@@ -7,8 +7,9 @@ no two players, so its tables are read through ``game_seats``. Both come in one 
 player with a hundred thousand games (a bot) costs a page, not his whole history.
 
 His record (played, won, lost, drawn, playing) is counted by the database: the won,
-lost and drawn counts are of two-player games, which have one winner; a crew member's
-result at a table is a sum of bets, shown in points on its line.
+lost and drawn counts are of two-player games, which have one winner; a player's
+result at a table is a sum of bets, shown in points on its line with what the table
+did to his rating.
 """
 
 from __future__ import annotations
@@ -108,15 +109,7 @@ async def _pair_entries(
     names = dict((await session.execute(
         select(User.id, User.username).where(User.id.in_(opponents))
     )).all())  # fmt: skip
-    changes = {
-        row.game_id: round(row.after - row.before, 2)
-        for row in await session.scalars(
-            select(RatingChange).where(
-                RatingChange.user_id == user_id,
-                RatingChange.game_id.in_([g.id for g in games]),
-            )
-        )
-    }
+    changes = await _rating_changes(session, user_id, [g.id for g in games])
     out = {}
     for g in games:
         seat = 0 if g.seat0_id == user_id else 1
@@ -133,8 +126,9 @@ async def _pair_entries(
 async def _table_entries(
     session: AsyncSession, user_id: int, tables: list[Game]
 ) -> dict[str, dict[str, Any]]:
-    """Chouette tables: how many people sat there and, once the table closed, his result
-    in points over all his seats there (he may leave and sit down again); unrated."""
+    """Chouette tables: how many people sat there, once the table closed his result in
+    points over all his seats there (he may leave and sit down again), and what the table
+    did to his rating where it was rated."""
     if not tables:
         return {}
     ids = [game.id for game in tables]
@@ -148,6 +142,7 @@ async def _table_entries(
         select(GameSeat.game_id, func.count(distinct(GameSeat.user_id)))
         .where(GameSeat.game_id.in_(ids)).group_by(GameSeat.game_id)
     )).all())  # fmt: skip
+    changes = await _rating_changes(session, user_id, ids)
     out = {}
     for game in tables:
         results = (game.result or {}).get("results") if game.status == "finished" else None
@@ -157,10 +152,23 @@ async def _table_entries(
         out[game.id] = {
             "id": game.id, "variant": game.variant, "kind": game.kind, "stake": game.stake,
             "status": game.status, "result": None if points is None else {"points": points},
-            "seat": None, "rated": False, "opponent": None, "players": people.get(game.id, 0),
-            "rating_change": None, "created_at": game.created_at, "finished_at": game.finished_at,
+            "seat": None, "rated": game.rated, "opponent": None,
+            "players": people.get(game.id, 0), "rating_change": changes.get(game.id),
+            "created_at": game.created_at, "finished_at": game.finished_at,
         }  # fmt: skip
     return out
+
+
+async def _rating_changes(
+    session: AsyncSession, user_id: int, game_ids: list[str]
+) -> dict[str, float]:
+    """What each of these games (or tables) did to his rating, where it was rated."""
+    rows = await session.scalars(
+        select(RatingChange).where(
+            RatingChange.user_id == user_id, RatingChange.game_id.in_(game_ids)
+        )
+    )
+    return {row.game_id: round(row.after - row.before, 2) for row in rows}
 
 
 async def user_named(session: AsyncSession, username: str) -> User | None:

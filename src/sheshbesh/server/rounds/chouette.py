@@ -54,7 +54,7 @@ from sheshbesh.server.errors import (
     Forbidden,
     NotFound,
 )
-from sheshbesh.server.events import RoundMoved, TurnAwaits
+from sheshbesh.server.events import BetsSettled, RoundMoved, TurnAwaits
 from sheshbesh.server.money import seats as money
 from sheshbesh.server.money.house import cover_bot
 from sheshbesh.store.models import Game, GameEvent, GameSeat, User
@@ -412,6 +412,9 @@ class ChouetteRound:
                     payments[seat] += amount * stake
                 if any(payments.values()):
                     await money.pay_seats(session, game, payments, event["seq"], now)
+                if game.rated:
+                    bets = await self._bets(session, event)
+                    await self.club.events.emit(BetsSettled(session, game, bets, now))
         if after.finished:  # the table ends: every seat still taken gets its hold back
             for seat in await money.seats_of(session, game):
                 await money.release_seat(session, game, seat, after.seq, now)
@@ -428,6 +431,22 @@ class ChouetteRound:
             if not after.playing:
                 await money.trim_seats(session, game, needs, after.seq, now)
         game.clock = self._clock_after(game, before, after, events, now)
+
+    async def _bets(
+        self, session: AsyncSession, event: dict[str, Any]
+    ) -> tuple[tuple[int, int, bool], ...]:
+        """The bets an event pays: its ``paid`` comes in pairs, the member's share and then
+        the banker's (``play/chouette.py``), as (banker, member, the banker won). Who sits
+        where is read from the table's seats (another process may have seated him)."""
+        paid = event["paid"]
+        seats = {seat for seat, _ in paid}
+        who = dict((await session.execute(
+            select(GameSeat.seat, GameSeat.user_id)
+            .where(GameSeat.game_id == self.id, GameSeat.seat.in_(seats))
+        )).all())  # fmt: skip
+        pairs = zip(paid[::2], paid[1::2], strict=True)
+        return tuple((who[banker], who[member], amount < 0)
+                     for (member, amount), (banker, _) in pairs)  # fmt: skip
 
     def _clock_after(self, game: Game, before: ChouetteTable, after: ChouetteTable,
                      events: list[dict[str, Any]], now: float) -> dict[str, Any]:  # fmt: skip
@@ -798,7 +817,7 @@ async def open_table(
         dice_secret=dice.box.secret.hex(), next_roll=dice.box.next_roll,
         clock={"clock": None, "next_game": None}, held0=0, held1=0,
         away0=None, away1=None, arrived0=True, arrived1=True,
-        spectators=0, created_at=now, rated=False,
+        spectators=0, created_at=now, rated=bool(found.rated),
     )  # fmt: skip
     session.add(game)
     session.add(GameEvent(game_id=game_id, seq=0, event=created, at=now))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from sheshbesh.server.club import Club
-from sheshbesh.server.events import GameOver
+from sheshbesh.server.events import BetsSettled, GameOver
 from sheshbesh.server.notify import notes as notify
 from sheshbesh.store.models import User, players_of
 
@@ -52,5 +52,14 @@ async def game_over(over: GameOver) -> None:
         over.notes.append(await notify.add(session, now, uid, "game_result", data))
 
 
+async def bets_settled(settled: BetsSettled) -> None:
+    """Rate a rated chouette table's settled bets (banker against each member)."""
+    session = settled.session
+    users = {uid for banker, member, _ in settled.bets for uid in (banker, member)}
+    bots = set(await session.scalars(select(User.id).where(User.id.in_(users), User.is_bot)))
+    await ratings.rate_bets(session, settled.game, settled.bets, bots, settled.now)
+
+
 def subscribe(club: Club) -> None:
     club.events.on(GameOver, game_over)
+    club.events.on(BetsSettled, bets_settled)

@@ -5,6 +5,10 @@ changes both ratings. A game with a club bot in it changes only the bot's
 rating, against the person's rating as it stands: bots get a rating people can
 read (flagged as a bot wherever it is shown), and nobody can farm a bot for
 points. Unrated games and games a bot plays against a bot change nothing.
+
+At a rated chouette table each settled bet is a money game between the banker and
+one crew member (:func:`rate_bets`), rated as it is paid, one after another, by
+the same rules; what the table did to a player's rating is one change per table.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sheshbesh.play.ratings import (
     FibsRating,
     Glicko2Rating,
+    fibs_money_game,
     fibs_update,
     glicko2_game,
     rating_family,
@@ -134,6 +139,60 @@ async def rate_game(
         change.before, change.after = before, after
         session.add(change)
         changes[uid] = (before, after)
+    return changes
+
+
+async def rate_bets(
+    session: AsyncSession, game: Game, bets: tuple[tuple[int, int, bool], ...],
+    bots: set[int], now: float,
+) -> dict[int, tuple[float, float]]:  # fmt: skip
+    """Rate a chouette game's settled bets (banker, member, the banker won) in order; returns
+    user id → (rating before the table's first rated bet, after these) for changed ratings."""
+    pool = rating_pool(game.variant)
+    users = {uid for banker, member, _ in bets for uid in (banker, member)}
+    rows = {
+        row.user_id: row
+        for row in await session.scalars(
+            select(Rating).where(Rating.user_id.in_(users), Rating.pool == pool).with_for_update()
+        )
+    }
+    current: dict[int, FibsRating] = {}
+    for uid in users:
+        rating = from_row(rows.get(uid), pool)
+        assert isinstance(rating, FibsRating)  # chouette is backgammon (CH-1)
+        current[uid] = rating
+    counted: dict[int, int] = {}
+    for banker, member, banker_won in bets:
+        if banker in bots and member in bots:
+            continue
+        winner, loser = (banker, member) if banker_won else (member, banker)
+        rated = fibs_money_game(current[winner], current[loser])
+        after = dict(zip((winner, loser), rated, strict=True))
+        for uid, other in ((banker, member), (member, banker)):
+            if uid not in bots and other in bots:
+                continue  # a person's rating moves only in games between people
+            current[uid] = after[uid]
+            counted[uid] = counted.get(uid, 0) + 1
+    changes: dict[int, tuple[float, float]] = {}
+    for uid, games in counted.items():
+        row = rows.get(uid)
+        if row is None:
+            row = Rating(user_id=uid, pool=pool, data={}, games=0, updated_at=now)
+            session.add(row)
+        before = from_row(row if row.data else None, pool).rating
+        row.data = current[uid].to_json()
+        row.games += games
+        row.updated_at = now
+        change = await session.scalar(
+            select(RatingChange).where(RatingChange.game_id == game.id,
+                                       RatingChange.user_id == uid)
+        )  # fmt: skip
+        if change is None:  # the table's first rated bet of this player
+            change = RatingChange(game_id=game.id, user_id=uid, pool=pool, at=now)
+            change.before = before
+            session.add(change)
+        change.after, change.at = current[uid].rating, now
+        changes[uid] = (change.before, change.after)
     return changes
 
 

@@ -347,6 +347,7 @@ function tableRow(ctx, request, busy) {
       table.status === "live" ? h("span", { class: "tag" }, t("lobby.table_playing")) : null,
       request.options?.friends_only ? h("span", { class: "tag", "data-testid": "friends-only-tag" },
         t("lobby.friends_only_tag")) : null,
+      request.rated === false ? h("span", { class: "tag" }, t("lobby.unrated")) : null,
       h("span", { class: "seated muted", "data-testid": "seated" },
         seated.map((p) => p.username).join(", "))),
     h("td", { class: "num" }, request.stake ? t("fun.amount", { amount: ctx.number(request.stake) }) : t("lobby.free")),
@@ -400,7 +401,6 @@ function requestForm(ctx, variants, bots, friends) {
   function renderOptions() {
     clear(optionsBox);
     for (const key of Object.keys(fields)) delete fields[key];
-    ratedLabel.hidden = chouette();
     if (chouette()) {  // CH-1, CH-3: the seats; no cube options, each member has his own cube
       optionsBox.append(h("label", {}, t("lobby.seats"), seats),
         h("label", { class: "check" }, friendsOnly, t("lobby.friends_only")),
@@ -497,7 +497,7 @@ function requestForm(ctx, variants, bots, friends) {
   // he goes to its room to wait there for the others (CH-10: 3 × S held from now).
   async function postTable() {
     const body = { variant: "backgammon", seats: Number(seats.value), stake: Number(stake.value),
-      clock: clock.value, friends_only: friendsOnly.checked };
+      clock: clock.value, friends_only: friendsOnly.checked, rated: rated.checked };
     if (!Number.isInteger(body.stake)) {
       error.textContent = t("lobby.stake_whole");
       return;
