@@ -354,6 +354,10 @@ def test_a_session_of_three_games(
         assert profile["playing"] == 0 and profile["played"] == 0  # two-player games only
         assert profile["ratings"]["backgammon"]["rating"] == round(rating.rating, 2)
         assert profile["ratings"]["backgammon"]["games"] == bets > 0
+        # The room shows each seat's rating and what the table did to it.
+        shown = next(p["rating"] for p in table.state["players"] if p["seat"] == seat)
+        assert shown["rating"] == round(rating.rating, 2)
+        assert shown["change"]["delta"] == entry["rating_change"]
     path = tmp_path / "table.json"
     path.write_text(served.text)
     verified = subprocess.run([sys.executable, "-m", "sheshbesh.cli", "verify-dice", str(path)],

@@ -45,6 +45,7 @@ from sheshbesh.play.clock import TimeControl
 from sheshbesh.play.dice import DiceBox
 from sheshbesh.play.errors import IllegalAction
 from sheshbesh.play.fair import FairDice
+from sheshbesh.play.ratings import rating_pool
 from sheshbesh.play.seat_clock import SeatClock, follow
 from sheshbesh.server.accounts.avatars import avatar_url
 from sheshbesh.server.club import Club
@@ -57,6 +58,7 @@ from sheshbesh.server.errors import (
 from sheshbesh.server.events import BetsSettled, RoundMoved, TurnAwaits
 from sheshbesh.server.money import seats as money
 from sheshbesh.server.money.house import cover_bot
+from sheshbesh.server.standings import ratings as standings
 from sheshbesh.store.models import Game, GameEvent, GameSeat, User
 from sheshbesh.store.models import Request as GameRequest
 
@@ -128,6 +130,10 @@ class ChouetteRound:
         users = list(await session.scalars(select(User).where(User.id.in_(ids)))) if ids else []
         self.names = {user.id: user.username for user in users}
         self.avatars = {user.id: avatar_url(user) for user in users}
+        if ids:  # each seated player's backgammon rating and what this table did to it
+            ratings = await standings.ratings_of(session, ids, rating_pool("backgammon"))
+            changes = await standings.changes_of(session, self.id)
+            self.ratings = {uid: ratings[uid] | {"change": changes.get(uid)} for uid in ids}
         engines = {user.id: user.bot_engine for user in users if user.bot_engine}
         self.bot_seats = {
             seat: engines[row.user_id]
@@ -180,7 +186,8 @@ class ChouetteRound:
         return [
             {"seat": seat, "id": row.user_id, "username": self.names.get(row.user_id, "?"),
              "avatar": self.avatars.get(row.user_id), "is_bot": seat in self.bot_seats,
-             "left": row.left, "result": results.get(seat, 0), "held": row.held}
+             "left": row.left, "result": results.get(seat, 0), "held": row.held,
+             "rating": self.ratings.get(row.user_id)}
             for seat, row in sorted(self.seat_rows.items())
         ]  # fmt: skip
 

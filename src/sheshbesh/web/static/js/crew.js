@@ -107,6 +107,7 @@ export function crewParts(words, room) {
       return h("tr", { dataset: { seat: String(p.seat) }, class: p.left ? "left muted" : "" },
         h("td", {}, h("a", { class: "who", href: `#/profile/${encodeURIComponent(p.username)}` },
           avatarImg(p, 20, { decorative: true }), p.username, you(p.seat)),
+          ratingOf(p),
           p.left ? h("span", { class: "tag" }, t("chouette.left")) : offline(p.seat)),
         next ? h("td", {}, nextRole ? t(`chouette.role_${nextRole}`) : "") : null,
         h("td", { class: "num", "data-testid": "session-result" },
@@ -117,6 +118,16 @@ export function crewParts(words, room) {
       h("thead", {}, h("tr", {}, h("th", {}, t("lobby.player")), next ? h("th", {}, t("chouette.next_role")) : null,
         h("th", { class: "num" }, t("chouette.session")))),
       h("tbody", {}, rows));
+  }
+
+  /** A seat's rating and, at a rated table, what the table did to it so far. */
+  function ratingOf(p) {
+    const r = p.rating;
+    if (!r) return null;
+    const delta = r.change ? r.change.delta : null;
+    return h("span", { class: "rating muted", "data-testid": "seat-rating",
+      title: r.provisional ? t("profile.provisional") : null }, " ", words.rating(r),
+      delta ? h("span", { class: delta >= 0 ? "good" : "bad" }, " ", signed(Math.round(delta))) : null);
   }
 
   /** "Next game: ann banks; bob captains, then cat." */
