@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -53,8 +53,13 @@ async def profile(username: str, request: Request) -> dict[str, Any]:
 
 
 @router.get("/users/{username}/games")
-async def games(username: str, request: Request, before: str | None = None,
-                limit: int = history.PAGE) -> dict[str, Any]:  # fmt: skip
+async def games(
+    username: str,
+    request: Request,
+    before: str | None = Query(default=None, max_length=20,
+                               description="only games older than this one (a page's more)"),
+    limit: int = Query(default=history.PAGE, ge=1, le=history.MAX_PAGE),
+) -> dict[str, Any]:  # fmt: skip
     """His games older than ``before`` (the ``more`` of the page before), newest first."""
     club = club_of(request)
     async with club.db.read() as session:
