@@ -114,6 +114,23 @@ def test_more_games_pages_through_every_game_and_names_a_chouette_table(
         assert shown[0] == "table1" and shown[1] == f"g{GAMES - 1:03}" and shown[-1] == "g000"
         SHOTS.mkdir(exist_ok=True)
         page.screenshot(path=str(SHOTS / "profile-more-games.png"), full_page=True)
+
+        # One game's only: his tables, then a game he never played, then all again.
+        games_filter = page.locator("[data-testid=games-filter]")
+        games_filter.locator("option[value=chouette]").wait_for(state="attached")
+        games_filter.select_option("chouette")
+        page.locator("[data-testid=recent] tbody tr[data-kind=race]").first.wait_for(
+            state="detached"
+        )
+        assert table.count() == 1 and more.is_hidden()
+        games_filter.select_option("plakoto")
+        page.get_by_text("No games of this kind yet.").wait_for()
+        assert page.locator("[data-testid=recent]").is_hidden()
+        games_filter.select_option("long_nardy")
+        table.nth(19).wait_for()
+        assert table.count() == 20 and more.is_visible()
+        assert page.locator("[data-testid=recent] tr[data-kind=chouette]").count() == 0
+        page.screenshot(path=str(SHOTS / "profile-games-filter.png"))
         assert errors == []
     finally:
         context.close()

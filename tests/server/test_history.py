@@ -53,7 +53,8 @@ def two_player(gid: str, at: float, me: int, other: int, rng: random.Random) -> 
         result = {"reason": "BF-13", "winner_seat": rng.choice([0, 1, None])}
     elif status == "aborted":
         result = {"reason": "aborted", "absent": [1], "winner_seat": None}
-    return Game(id=gid, kind="race", variant="backgammon", stake=10, control="untimed",
+    variant = rng.choice(["backgammon", "backgammon", "long_nardy", "plakoto"])
+    return Game(id=gid, kind="race", variant=variant, stake=10, control="untimed",
                 seat0_id=me if mine else other, seat1_id=other if mine else me,
                 status=status, seq=3, created_at=at, result=result, rated=True)  # fmt: skip
 
@@ -75,12 +76,12 @@ def seat(gid: str, number: int, user: int, left: bool = False) -> GameSeat:
                     left_at=2.0 if left else None)  # fmt: skip
 
 
-def pages(base: str, name: str, limit: int) -> list[dict[str, Any]]:
-    """Every game of the player, page after page of ``limit``."""
+def pages(base: str, name: str, limit: int, **only: str) -> list[dict[str, Any]]:
+    """Every game of the player (``variant=…``: of one game), page after page of ``limit``."""
     shown: list[dict[str, Any]] = []
     before = None
     for _ in range(1000):
-        params: dict[str, Any] = {"limit": limit} | ({"before": before} if before else {})
+        params: dict[str, Any] = {"limit": limit, **only} | ({"before": before} if before else {})
         page = httpx.get(f"{base}/api/users/{name}/games", params=params, timeout=20).json()
         assert len(page["games"]) <= limit
         shown += page["games"]
@@ -121,6 +122,11 @@ def test_pages_list_every_game_and_table_once_newest_first(
         for limit in (1, 3, 7, 20, 100):
             listed = pages(club.base, "ann", limit)
             assert [g["id"] for g in listed] == expected, limit
+        # One game's only, and her tables only ("chouette", as the lobby names them).
+        for variant in ("backgammon", "long_nardy", "plakoto", "draughts", "chouette"):
+            kind = [g.id for g in ids if (g.variant if g.kind == "race" else g.kind) == variant]
+            listed = pages(club.base, "ann", 7, variant=variant)
+            assert [g["id"] for g in listed] == kind, variant
         by_id = {g["id"]: g for g in pages(club.base, "ann", 20)}
         assert by_id["t1"]["result"] == {"points": 4} and by_id["t1"]["players"] == 3
         assert by_id["t2"]["result"] == {"points": -3 - 4} and by_id["t2"]["players"] == 3
@@ -170,6 +176,7 @@ def game_ids_won(games: list[Game], me: int) -> int:
         ({"limit": 101}, 422),
         ({"limit": "many"}, 422),
         ({"before": "nosuchgame"}, 422),
+        ({"variant": "chess"}, 422),
     ],
 )
 def test_bad_pages_are_refused_clearly(club: RunningClub, query: dict[str, Any],

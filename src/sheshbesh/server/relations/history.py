@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, and_, case, distinct, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from sheshbesh.games import VARIANTS
 from sheshbesh.server.errors import ApiError
 from sheshbesh.store.models import Game, GameSeat, RatingChange, User, players_of
 
@@ -61,9 +62,15 @@ async def record(session: AsyncSession, user_id: int) -> dict[str, int]:
 
 
 async def games_page(
-    session: AsyncSession, user_id: int, before: str | None = None, limit: int = PAGE
-) -> Page:
-    """His games older than ``before`` (a game id from an earlier page), ``limit`` of them."""
+    session: AsyncSession, user_id: int, before: str | None = None, limit: int = PAGE,
+    variant: str | None = None,
+) -> Page:  # fmt: skip
+    """His games older than ``before`` (a game id from an earlier page), ``limit`` of them;
+    of one ``variant`` only, or (``"chouette"``) his chouette tables only."""
+    if variant is not None and variant not in (*VARIANTS, "chouette"):
+        known = ", ".join((*VARIANTS, "chouette"))
+        raise ApiError(f"no game {variant!r} (known: {known})", status=422,
+                       code="invalid_request")  # fmt: skip
     if not 1 <= limit <= MAX_PAGE:
         raise ApiError(f"limit must be 1 to {MAX_PAGE}", status=422, code="invalid_request")
     older: ColumnElement[bool] | None = None
@@ -76,18 +83,22 @@ async def games_page(
             and_(Game.created_at == cursor.created_at, Game.id < cursor.id),
         )
     newest = (Game.created_at.desc(), Game.id.desc())
+    page = [] if older is None else [older]
     pairs: list[Game] = []
-    for seat in (Game.seat0_id, Game.seat1_id):  # each in its index's order (no sort)
-        pairs += await session.scalars(
-            select(Game).where(seat == user_id, *([older] if older is not None else []))
+    if variant != "chouette":
+        if variant is not None:
+            page.append(Game.variant == variant)
+        for seat in (Game.seat0_id, Game.seat1_id):  # each in its index's order (no sort)
+            pairs += await session.scalars(
+                select(Game).where(seat == user_id, *page).order_by(*newest).limit(limit + 1)
+            )
+    tables: list[Game] = []
+    if variant in (None, "chouette"):
+        sat = select(GameSeat.game_id).where(GameSeat.user_id == user_id)
+        tables = list(await session.scalars(
+            select(Game).where(Game.id.in_(sat), Game.kind == "chouette", *page)
             .order_by(*newest).limit(limit + 1)
-        )  # fmt: skip
-    sat = select(GameSeat.game_id).where(GameSeat.user_id == user_id)
-    tables = list(await session.scalars(
-        select(Game).where(Game.id.in_(sat), Game.kind == "chouette",
-                           *([older] if older is not None else []))
-        .order_by(*newest).limit(limit + 1)
-    ))  # fmt: skip
+        ))  # fmt: skip
     both = sorted([*pairs, *tables], key=lambda g: (g.created_at, g.id), reverse=True)
     shown = both[:limit]
     chosen = {game.id for game in shown}

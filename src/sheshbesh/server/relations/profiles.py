@@ -59,6 +59,8 @@ async def games(
     before: str | None = Query(default=None, max_length=20,
                                description="only games older than this one (a page's more)"),
     limit: int = Query(default=history.PAGE, ge=1, le=history.MAX_PAGE),
+    variant: str | None = Query(default=None, max_length=20,
+                                description="one game's only (chouette: his tables)"),
 ) -> dict[str, Any]:  # fmt: skip
     """His games older than ``before`` (the ``more`` of the page before), newest first."""
     club = club_of(request)
@@ -66,7 +68,7 @@ async def games(
         user = await history.user_named(session, username)
         if user is None:
             raise NotFound(f"no player {username!r}")
-        page = await history.games_page(session, user.id, before, limit)
+        page = await history.games_page(session, user.id, before, limit, variant)
     return {"games": page.games, "more": page.next}
 
 

@@ -189,36 +189,56 @@ function delta(ctx, game) {
 // (the server cuts pages by the last game shown, so none repeats or goes missing).
 function gamesCard(ctx, name, profile) {
   const { t, api } = ctx;
-  const card = h("section", { class: "card" }, h("h2", {}, t("profile.recent")));
+  const card = h("section", { class: "card", "data-testid": "games" });
   if (!profile.recent.length) {
-    card.append(h("p", { class: "empty" }, t("profile.no_games")));
+    card.append(h("h2", {}, t("profile.recent")), h("p", { class: "empty" }, t("profile.no_games")));
     return card;
   }
   const rows = h("tbody", {}, profile.recent.map((game) => gameRow(ctx, game)));
-  card.append(h("table", { class: "responsive", "data-testid": "recent" },
+  const empty = h("p", { class: "empty", hidden: true }, t("profile.no_games_of"));
+  const table = h("table", { class: "responsive", "data-testid": "recent" },
     h("thead", {}, h("tr", {}, h("th", {}, t("lobby.game")), h("th", {}, t("profile.opponent")),
       h("th", { class: "num" }, t("lobby.stake")), h("th", {}, t("profile.result")),
       h("th", { class: "num" }, t("profile.rating_change")), h("th", {}, ""))),
-    rows));
+    rows);
   let before = profile.more;
+  let variant = "";
   const error = h("p", { class: "error", role: "alert" });
-  const more = h("button", { type: "button", class: "secondary", "data-testid": "more-games", onclick: async () => {
-    more.disabled = true;
+  const games = `/api/users/${encodeURIComponent(name)}/games`;
+  // One page more of the chosen game's (or, from the start, the first page of another's).
+  async function load(fresh) {
+    more.disabled = filter.disabled = true;
     error.textContent = "";
+    const query = new URLSearchParams();
+    if (variant) query.set("variant", variant);
+    if (!fresh) query.set("before", before);
     try {
-      const page = await api.get(`/api/users/${encodeURIComponent(name)}/games?before=${encodeURIComponent(before)}`);
+      const page = await api.get(`${games}?${query}`);
+      if (fresh) rows.replaceChildren();
       rows.append(...page.games.map((game) => gameRow(ctx, game)));
       before = page.more;
+      table.hidden = !rows.children.length;
+      empty.hidden = !table.hidden;
     } catch (failure) {
       if (!(failure instanceof ApiError)) throw failure;
       error.textContent = failure.message;
     } finally {
-      more.disabled = false;
+      more.disabled = filter.disabled = false;
       more.hidden = !before;
     }
-  } }, t("profile.more_games"));
+  }
+  const more = h("button", { type: "button", class: "secondary", "data-testid": "more-games",
+    onclick: () => load(false) }, t("profile.more_games"));
+  const filter = h("select", { name: "variant", "data-testid": "games-filter", "aria-label": t("lobby.game"),
+    onchange: () => { variant = filter.value; load(true); } },
+    h("option", { value: "" }, t("profile.all_games")));
+  api.get("/api/requests/variants").then((known) => {
+    for (const { variant: v } of known) filter.append(h("option", { value: v }, t(`variant.${v}`)));
+    filter.append(h("option", { value: "chouette" }, t("variant.chouette")));
+  }).catch(() => { filter.hidden = true; });
   more.hidden = !before;
-  card.append(error, more);
+  card.append(h("div", { class: "row card-head" }, h("h2", { class: "grow" }, t("profile.recent")), filter),
+    table, empty, error, more);
   return card;
 }
 
