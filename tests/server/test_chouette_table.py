@@ -354,6 +354,13 @@ def test_a_session_of_three_games(
         assert profile["playing"] == 0 and profile["played"] == 0  # two-player games only
         assert profile["ratings"]["backgammon"]["rating"] == round(rating.rating, 2)
         assert profile["ratings"]["backgammon"]["games"] == bets > 0
+        # He is told the table's end and his result there, even away from the room.
+        notes = player.get("/api/notifications").json()["notes"]
+        told = [n["data"] for n in notes if n["kind"] == "table_result"]
+        assert len(told) == 1 and told[0]["game_id"] == game_id
+        assert told[0]["points"] == results[str(seat)]
+        assert told[0]["fun"] == results[str(seat)] * S
+        assert told[0]["rating"]["after"] == round(rating.rating, 2)
         # The room shows each seat's rating and what the table did to it.
         shown = next(p["rating"] for p in table.state["players"] if p["seat"] == seat)
         assert shown["rating"] == round(rating.rating, 2)

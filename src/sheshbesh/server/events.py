@@ -73,6 +73,19 @@ class BetsSettled:
     now: float
 
 
+@dataclass(slots=True)
+class TableClosed:
+    """A chouette table ends (inside the transaction that stores its end and hands every
+    hold back): each person who sat there learns his result, even while away."""
+
+    session: AsyncSession
+    game: Game
+    points: dict[int, int]
+    """User id → what he won (positive) or lost at the table, in points, over his seats."""
+    now: float
+    notes: list[Notification] = field(default_factory=list)
+
+
 @dataclass(frozen=True, slots=True)
 class RoundMoved:
     """A game changed and the change is committed and published to its sockets."""

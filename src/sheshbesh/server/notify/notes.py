@@ -9,7 +9,7 @@ stored notes (``GET /api/notifications``) and the unread count.
 Kinds: ``friend_request``, ``friend_accepted`` (``relations``), ``challenge``,
 ``request_accepted`` (``lobby``), ``your_turn``, ``double_offered`` and
 ``draw_offered`` (:func:`tell_turn`, on the rounds' :class:`TurnAwaits`, PL-8),
-``game_result`` (``standings.aftermath``),
+``game_result`` and ``table_result`` (``standings.aftermath``),
 ``purchase`` (``money.shop``, stored read: the buyer did it himself). ``data`` is the
 kind's own small JSON object; the client renders it and links to its subject.
 """

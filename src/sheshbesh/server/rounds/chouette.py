@@ -55,11 +55,11 @@ from sheshbesh.server.errors import (
     Forbidden,
     NotFound,
 )
-from sheshbesh.server.events import BetsSettled, RoundMoved, TurnAwaits
+from sheshbesh.server.events import BetsSettled, RoundMoved, TableClosed, TurnAwaits
 from sheshbesh.server.money import seats as money
 from sheshbesh.server.money.house import cover_bot
 from sheshbesh.server.standings import ratings as standings
-from sheshbesh.store.models import Game, GameEvent, GameSeat, User
+from sheshbesh.store.models import Game, GameEvent, GameSeat, Notification, User
 from sheshbesh.store.models import Request as GameRequest
 
 from .chouette_table import ChouetteTable
@@ -107,6 +107,8 @@ class ChouetteRound:
         self.before_offer: ChouetteTable | None = None
         self.ratings: dict[int, dict[str, Any]] = {}
         self.uncovered: frozenset[str] = frozenset()
+        self.notes: list[Notification] = []
+        """Notes the command under way stored (a table's end), pushed after its commit."""
 
     # --- loading --------------------------------------------------------------------
 
@@ -363,13 +365,15 @@ class ChouetteRound:
         """One command: under the lock, in one transaction with the table's row locked and
         caught up; the round adopts the result and everyone is told after the commit."""
         async with self.lock:
+            self.notes = []
             async with self.club.db.transaction() as session:
                 game = await locked_game(session, self.id)
                 table = await self.catch_up(session, game)
                 events, after = await work(session, game, table)
                 await self._read_seats(session)
             self.game, self.table = game, after
-        await self.publish(events, after)
+            notes, self.notes = tuple(self.notes), []
+        await self.publish(events, after, notes)
         return events, after
 
     def _check(self, game: Game, table: ChouetteTable, user_id: int | None, seen: int,
@@ -430,6 +434,9 @@ class ChouetteRound:
             game.result = {"reason": after.session.closed,
                            "results": after.view()["results"]}  # fmt: skip
             game.clock = None
+            closed = TableClosed(session, game, await self._points(session, after), now)
+            await self.club.events.emit(closed)
+            self.notes += closed.notes
             return
         if stake:
             needs = {seat: need * stake for seat, need in after.holds().items()}
@@ -438,6 +445,17 @@ class ChouetteRound:
             if not after.playing:
                 await money.trim_seats(session, game, needs, after.seq, now)
         game.clock = self._clock_after(game, before, after, events, now)
+
+    async def _points(self, session: AsyncSession, table: ChouetteTable) -> dict[int, int]:
+        """Each person's result at the table in points, over all the seats he took."""
+        points: dict[int, int] = defaultdict(int)
+        seats = await session.execute(
+            select(GameSeat.seat, GameSeat.user_id).where(GameSeat.game_id == self.id)
+        )
+        results = dict(table.session.results)
+        for seat, user_id in seats.all():
+            points[user_id] += results.get(seat, 0)
+        return dict(points)
 
     async def _bets(
         self, session: AsyncSession, event: dict[str, Any]
@@ -707,8 +725,10 @@ class ChouetteRound:
 
     # --- telling --------------------------------------------------------------------
 
-    async def publish(self, events: list[dict[str, Any]], table: ChouetteTable) -> None:
-        """Adopt ``table``, tell every process's sockets, then this club's packages."""
+    async def publish(self, events: list[dict[str, Any]], table: ChouetteTable,
+                      notes: tuple[Notification, ...] = ()) -> None:  # fmt: skip
+        """Adopt ``table``, tell every process's sockets, then this club's packages (and
+        push ``notes``, stored with the events)."""
         self.table = table
         if not events:
             return
@@ -718,7 +738,7 @@ class ChouetteRound:
         moved = RoundMoved(
             game_id=self.id,
             seats=self.seats,
-            notes=(),
+            notes=notes,
             finished=table.finished,
             game_ended=game_ended or started,
             summary=self.summary() if table.finished or game_ended or started else None,

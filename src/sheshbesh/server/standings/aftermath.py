@@ -13,7 +13,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from sheshbesh.server.club import Club
-from sheshbesh.server.events import BetsSettled, GameOver
+from sheshbesh.server.events import BetsSettled, GameOver, TableClosed
 from sheshbesh.server.notify import notes as notify
 from sheshbesh.store.models import User, players_of
 
@@ -60,6 +60,25 @@ async def bets_settled(settled: BetsSettled) -> None:
     await ratings.rate_bets(session, settled.game, settled.bets, bots, settled.now)
 
 
+async def table_closed(closed: TableClosed) -> None:
+    """Each person who sat at a chouette table learns his result there when it ends, and
+    what the table did to his rating (a rated table)."""
+    session, game = closed.session, closed.game
+    people = set(await session.scalars(
+        select(User.id).where(User.id.in_(list(closed.points)), User.is_bot.is_(False))
+    ))  # fmt: skip
+    changes = await ratings.changes_of(session, game.id)
+    for uid, points in sorted(closed.points.items()):
+        if uid not in people:
+            continue
+        data = {"game_id": game.id, "points": points, "fun": points * game.stake,
+                "reason": (game.result or {}).get("reason")}  # fmt: skip
+        if uid in changes:
+            data["rating"] = {"before": changes[uid]["before"], "after": changes[uid]["after"]}
+        closed.notes.append(await notify.add(session, closed.now, uid, "table_result", data))
+
+
 def subscribe(club: Club) -> None:
     club.events.on(GameOver, game_over)
     club.events.on(BetsSettled, bets_settled)
+    club.events.on(TableClosed, table_closed)

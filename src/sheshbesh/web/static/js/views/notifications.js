@@ -29,6 +29,11 @@ const KINDS = {
   },
   draw_offered: { href: (d) => `#/game/${d.game_id}`, text: (d, v) => ["notify.draw_offered", { name: d.opponent, variant: v(d.variant) }] },
   game_result: { href: (d) => `#/game/${d.game_id}`, text: (d, v) => [OUTCOME[d.outcome] || "notify.game_over", { name: d.opponent, variant: v(d.variant) }] },
+  table_result: {  // a chouette table ended: what the player won or lost there
+    href: (d) => `#/game/${d.game_id}`,
+    text: (d) => [d.fun > 0 ? "notify.table_won" : d.fun < 0 ? "notify.table_lost" : "notify.table_even",
+      { fun: number(Math.abs(d.fun || 0)) }],
+  },
   purchase: { href: () => "#/shop", text: (d, v, t) => ["notify.purchase", { item: t(`shop.item.${String(d.item).replace(":", ".")}`) }] },
 };
 
