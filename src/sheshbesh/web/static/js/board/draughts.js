@@ -34,8 +34,7 @@ const EN = {
   "board.last_move": "Last move {move}.",
   "board.choose_route": "Several captures end there. Which route?",
   "board.cancel": "Cancel",
-  "board.draughts_summary": "Draughts. White: {white} pieces, {white_kings} kings. "
-    + "Black: {black} pieces, {black_kings} kings. {status} {last}",
+  "board.draughts_summary": "Draughts. White: {white}, {white_kings}. Black: {black}, {black_kings}. {status} {last}",
 };
 
 const tr = (key, vars = {}) => translate(key, vars, EN);
@@ -309,7 +308,8 @@ export class DraughtsBoard extends BoardInput {
     else if (this.state.to_act) status = tr("board.plays", { colour: colourName(this.state.to_act) });
     const last = this.lastMove();
     return tr("board.draughts_summary", {
-      white: count("W"), white_kings: count("W", true), black: count("B"), black_kings: count("B", true),
+      white: piecesText(count("W")), white_kings: kingsText(count("W", true)),
+      black: piecesText(count("B")), black_kings: kingsText(count("B", true)),
       status, last: last ? tr("board.last_move", { move: last }) : "",
     }).trim();
   }
