@@ -372,6 +372,10 @@ def test_the_boards_count_pieces_and_checkers_in_their_languages_plural_forms(pa
     assert any("White: 20 pieces, 0 kings." in text for text in summaries), summaries[:2]
     assert any(", 1 king." in text for text in summaries), summaries
     assert not any("1 kings" in text or "1 pieces" in text for text in summaries)
+    races = page.locator(".sb-race svg").evaluate_all(
+        "els => els.map(el => el.getAttribute('aria-label') || '')"
+    )
+    assert any("White: 167 pips, 0 borne off." in text for text in races), races[:2]
     forms = page.evaluate(
         """async () => {
           const i18n = await import("/static/js/i18n.js");

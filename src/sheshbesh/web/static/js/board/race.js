@@ -53,11 +53,12 @@ const EN = {
   "board.dice": "Dice: {dice}",
   "board.roll": "Roll the dice",
   "board.cancel": "Cancel",
-  "board.race_summary": "{variant}. White: {white_pips} pips, {white_off} borne off. "
-    + "Black: {black_pips} pips, {black_off} borne off. {status}",
+  "board.race_summary": "{variant}. White: {white_pips}, {white_off} borne off. "
+    + "Black: {black_pips}, {black_off} borne off. {status}",
 };
 
 const tr = (key, vars = {}) => translate(key, vars, EN);
+const pipsText = (n) => trPlural("board.pips_of", n, { n: number(n) }, EN);
 
 export class RaceBoard extends BoardInput {
   constructor(host, { onAction } = {}) {
@@ -406,7 +407,7 @@ export class RaceBoard extends BoardInput {
       s("circle", { cx: 34, cy: y + STRIP / 2, r: 14, class: `sb-strip-disc sb-${side}` }),
       s("text", { x: 58, y: base, class: "sb-strip-name" },
         you ? `${colourName(side)} (${tr("board.you")})` : colourName(side)),
-      s("text", { x: VW * 0.37, y: base, class: "sb-strip-info" }, trPlural("board.pips_of", pips, { n: number(pips) }, EN)),
+      s("text", { x: VW * 0.37, y: base, class: "sb-strip-info" }, pipsText(pips)),
       s("text", { x: VW * 0.56, y: base, class: "sb-strip-info sb-strip-optional" },
         tr("board.off_of", { n: number(this.borneOff(side)) })),
     );
@@ -562,8 +563,8 @@ export class RaceBoard extends BoardInput {
     else status = this.actingSide() ? tr("board.plays", { colour: colourName(this.actingSide()) }) : "";
     return tr("board.race_summary", {
       variant: t(`variant.${this.variant}`),
-      white_pips: this.pips("W"), white_off: this.borneOff("W"),
-      black_pips: this.pips("B"), black_off: this.borneOff("B"), status,
+      white_pips: pipsText(this.pips("W")), white_off: this.borneOff("W"),
+      black_pips: pipsText(this.pips("B")), black_off: this.borneOff("B"), status,
     }).trim();
   }
 
