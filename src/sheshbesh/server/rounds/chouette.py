@@ -119,6 +119,7 @@ class ChouetteRound:
                 raise NotFound(f"no game {self.id!r}")
             events = await events_after(session, self.id, -1)
             await self._read_seats(session)
+            await self._read_ratings(session)
         self.game = game
         self.table = ChouetteTable.replay(events[0], events[1:])
 
@@ -132,16 +133,20 @@ class ChouetteRound:
         users = list(await session.scalars(select(User).where(User.id.in_(ids)))) if ids else []
         self.names = {user.id: user.username for user in users}
         self.avatars = {user.id: avatar_url(user) for user in users}
-        if ids:  # each seated player's backgammon rating and what this table did to it
-            ratings = await standings.ratings_of(session, ids, rating_pool("backgammon"))
-            changes = await standings.changes_of(session, self.id)
-            self.ratings = {uid: ratings[uid] | {"change": changes.get(uid)} for uid in ids}
         engines = {user.id: user.bot_engine for user in users if user.bot_engine}
         self.bot_seats = {
             seat: engines[row.user_id]
             for seat, row in self.seat_rows.items()
             if row.user_id in engines and not row.left
         }
+
+    async def _read_ratings(self, session: AsyncSession) -> None:
+        """Each seated player's backgammon rating and what this table did to it: read when
+        the table is loaded and after a command that seats someone or settles a bet."""
+        ids = sorted({row.user_id for row in self.seat_rows.values()})
+        ratings = await standings.ratings_of(session, ids, rating_pool("backgammon"))
+        changes = await standings.changes_of(session, self.id)
+        self.ratings = {uid: ratings[uid] | {"change": changes.get(uid)} for uid in ids}
 
     async def catch_up(self, session: AsyncSession, game: Game) -> ChouetteTable:
         table = self.table
@@ -371,6 +376,8 @@ class ChouetteRound:
                 table = await self.catch_up(session, game)
                 events, after = await work(session, game, table)
                 await self._read_seats(session)
+                if any(e["type"] == "seated" or e.get("paid") for e in events):
+                    await self._read_ratings(session)
             self.game, self.table = game, after
             notes, self.notes = tuple(self.notes), []
         await self.publish(events, after, notes)
@@ -446,14 +453,18 @@ class ChouetteRound:
                 await money.trim_seats(session, game, needs, after.seq, now)
         game.clock = self._clock_after(game, before, after, events, now)
 
+    async def _sitters(self, session: AsyncSession) -> dict[int, int]:
+        """Seat → the person who took it, as stored (another process may have seated him)."""
+        rows = await session.execute(
+            select(GameSeat.seat, GameSeat.user_id).where(GameSeat.game_id == self.id)
+        )
+        return dict(rows.all())
+
     async def _points(self, session: AsyncSession, table: ChouetteTable) -> dict[int, int]:
         """Each person's result at the table in points, over all the seats he took."""
         points: dict[int, int] = defaultdict(int)
-        seats = await session.execute(
-            select(GameSeat.seat, GameSeat.user_id).where(GameSeat.game_id == self.id)
-        )
         results = dict(table.session.results)
-        for seat, user_id in seats.all():
+        for seat, user_id in (await self._sitters(session)).items():
             points[user_id] += results.get(seat, 0)
         return dict(points)
 
@@ -461,14 +472,9 @@ class ChouetteRound:
         self, session: AsyncSession, event: dict[str, Any]
     ) -> tuple[tuple[int, int, bool], ...]:
         """The bets an event pays: its ``paid`` comes in pairs, the member's share and then
-        the banker's (``play/chouette.py``), as (banker, member, the banker won). Who sits
-        where is read from the table's seats (another process may have seated him)."""
+        the banker's (``play/chouette.py``), as (banker, member, the banker won)."""
         paid = event["paid"]
-        seats = {seat for seat, _ in paid}
-        who = dict((await session.execute(
-            select(GameSeat.seat, GameSeat.user_id)
-            .where(GameSeat.game_id == self.id, GameSeat.seat.in_(seats))
-        )).all())  # fmt: skip
+        who = await self._sitters(session)
         pairs = zip(paid[::2], paid[1::2], strict=True)
         return tuple((who[banker], who[member], amount < 0)
                      for (member, amount), (banker, _) in pairs)  # fmt: skip

@@ -104,12 +104,7 @@ async def rate_game(
     draughts = rating_family(pool) == "draughts"
     if winner_seat is None and not draughts:
         return {}  # FIBS rates no draws (a long nardy last-roll draw changes nothing)
-    rows = {
-        row.user_id: row
-        for row in await session.scalars(
-            select(Rating).where(Rating.user_id.in_(seats), Rating.pool == pool).with_for_update()
-        )
-    }
+    rows = await _locked_rows(session, set(seats), pool)
     old = [from_row(rows.get(uid), pool) for uid in seats]
     new: list[AnyRating]
     if draughts:
@@ -127,13 +122,7 @@ async def rate_game(
     for seat, uid in enumerate(seats):
         if uid not in bots and seats[1 - seat] in bots:
             continue  # a person's rating moves only in games between people
-        row = rows.get(uid)
-        if row is None:
-            row = Rating(user_id=uid, pool=pool, data={}, games=0, updated_at=now)
-            session.add(row)
-        row.data = new[seat].to_json()
-        row.games += 1
-        row.updated_at = now
+        _store(session, rows, uid, pool, new[seat], 1, now)
         before, after = old[seat].rating, new[seat].rating
         change = RatingChange(game_id=game.id, user_id=uid, pool=pool, at=now)
         change.before, change.after = before, after
@@ -150,12 +139,7 @@ async def rate_bets(
     user id → (rating before the table's first rated bet, after these) for changed ratings."""
     pool = rating_pool(game.variant)
     users = {uid for banker, member, _ in bets for uid in (banker, member)}
-    rows = {
-        row.user_id: row
-        for row in await session.scalars(
-            select(Rating).where(Rating.user_id.in_(users), Rating.pool == pool).with_for_update()
-        )
-    }
+    rows = await _locked_rows(session, users, pool)
     current: dict[int, FibsRating] = {}
     for uid in users:
         rating = from_row(rows.get(uid), pool)
@@ -175,14 +159,8 @@ async def rate_bets(
             counted[uid] = counted.get(uid, 0) + 1
     changes: dict[int, tuple[float, float]] = {}
     for uid, games in counted.items():
-        row = rows.get(uid)
-        if row is None:
-            row = Rating(user_id=uid, pool=pool, data={}, games=0, updated_at=now)
-            session.add(row)
-        before = from_row(row if row.data else None, pool).rating
-        row.data = current[uid].to_json()
-        row.games += games
-        row.updated_at = now
+        before = from_row(rows.get(uid), pool).rating
+        _store(session, rows, uid, pool, current[uid], games, now)
         change = await session.scalar(
             select(RatingChange).where(RatingChange.game_id == game.id,
                                        RatingChange.user_id == uid)
@@ -194,6 +172,26 @@ async def rate_bets(
         change.after, change.at = current[uid].rating, now
         changes[uid] = (change.before, change.after)
     return changes
+
+
+async def _locked_rows(session: AsyncSession, users: set[int], pool: str) -> dict[int, Rating]:
+    """The players' rows in ``pool`` (none yet for a newcomer), locked until the commit."""
+    rows = await session.scalars(
+        select(Rating).where(Rating.user_id.in_(users), Rating.pool == pool).with_for_update()
+    )
+    return {row.user_id: row for row in rows}
+
+
+def _store(session: AsyncSession, rows: dict[int, Rating], uid: int, pool: str,
+           rating: AnyRating, games: int, now: float) -> None:  # fmt: skip
+    """Write a player's new rating after ``games`` more rated games (his first: a new row)."""
+    row = rows.get(uid)
+    if row is None:
+        row = rows[uid] = Rating(user_id=uid, pool=pool, data={}, games=0, updated_at=now)
+        session.add(row)
+    row.data = rating.to_json()
+    row.games += games
+    row.updated_at = now
 
 
 async def changes_of(session: AsyncSession, game_id: str) -> dict[int, dict[str, float]]:
