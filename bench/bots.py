@@ -57,7 +57,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from sheshbesh.bots.arena import play_bout
-from sheshbesh.bots.base import Bot
+from sheshbesh.bots.base import Bot, CannotPlay
 from sheshbesh.bots.expectimax import ExpectimaxBot
 from sheshbesh.bots.nets.bot import NetBot
 from sheshbesh.bots.registry import make_bot
@@ -263,7 +263,11 @@ def pairings(
     for engine, names in levels.items():
         if engines and engine not in engines:
             continue
-        plays = sorted(make_bot(f"{engine}:{names[0]}").variants)
+        try:
+            plays = sorted(make_bot(f"{engine}:{names[0]}").variants)
+        except CannotPlay as error:  # an optional engine not installed here
+            print(f"# skipped {engine}: {error}", file=sys.stderr)
+            continue
         for variant in plays:
             if variants and variant not in variants:
                 continue
