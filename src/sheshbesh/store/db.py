@@ -52,9 +52,12 @@ def async_url(url: str) -> str:
     return url
 
 
-def insert_new(session: AsyncSession, model: type[Any], values: dict[str, Any]) -> Any:
+def insert_new(
+    session: AsyncSession, model: type[Any], values: dict[str, Any] | list[dict[str, Any]]
+) -> Any:
     """``INSERT … ON CONFLICT DO NOTHING`` for ``model`` in this session's dialect: a row
-    that another transaction may be inserting at the same moment is made exactly once."""
+    that another transaction may be inserting at the same moment is made exactly once
+    (``values`` a list: several rows, each made at most once)."""
     name = session.get_bind().dialect.name
     dialect: Any = postgresql if name == "postgresql" else sqlite
     return dialect.insert(model).values(values).on_conflict_do_nothing()

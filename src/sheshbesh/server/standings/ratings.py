@@ -27,6 +27,7 @@ from sheshbesh.play.ratings import (
     rating_family,
     rating_pool,
 )
+from sheshbesh.store.db import insert_new
 from sheshbesh.store.models import Game, Rating, RatingChange, players_of
 
 AnyRating = FibsRating | Glicko2Rating
@@ -104,7 +105,8 @@ async def rate_game(
     draughts = rating_family(pool) == "draughts"
     if winner_seat is None and not draughts:
         return {}  # FIBS rates no draws (a long nardy last-roll draw changes nothing)
-    rows = await _locked_rows(session, set(seats), pool)
+    moving = {uid for uid, other in (seats, seats[::-1]) if _moves(uid, other, bots)}
+    rows = await _locked_rows(session, set(seats), moving, pool, now)
     old = [from_row(rows.get(uid), pool) for uid in seats]
     new: list[AnyRating]
     if draughts:
@@ -120,8 +122,8 @@ async def rate_game(
         new = [won, lost] if winner_seat == 0 else [lost, won]
     changes: dict[int, tuple[float, float]] = {}
     for seat, uid in enumerate(seats):
-        if uid not in bots and seats[1 - seat] in bots:
-            continue  # a person's rating moves only in games between people
+        if uid not in moving:
+            continue
         _store(session, rows, uid, pool, new[seat], 1, now)
         before, after = old[seat].rating, new[seat].rating
         change = RatingChange(game_id=game.id, user_id=uid, pool=pool, at=now)
@@ -139,7 +141,9 @@ async def rate_bets(
     user id → (rating before the table's first rated bet, after these) for changed ratings."""
     pool = rating_pool(game.variant)
     users = {uid for banker, member, _ in bets for uid in (banker, member)}
-    rows = await _locked_rows(session, users, pool)
+    pairs = [pair for banker, member, _ in bets for pair in ((banker, member), (member, banker))]
+    moving = {uid for uid, other in pairs if _moves(uid, other, bots)}
+    rows = await _locked_rows(session, users, moving, pool, now)
     current: dict[int, FibsRating] = {}
     for uid in users:
         rating = from_row(rows.get(uid), pool)
@@ -147,14 +151,12 @@ async def rate_bets(
         current[uid] = rating
     counted: dict[int, int] = {}
     for banker, member, banker_won in bets:
-        if banker in bots and member in bots:
-            continue
         winner, loser = (banker, member) if banker_won else (member, banker)
         rated = fibs_money_game(current[winner], current[loser])
         after = dict(zip((winner, loser), rated, strict=True))
         for uid, other in ((banker, member), (member, banker)):
-            if uid not in bots and other in bots:
-                continue  # a person's rating moves only in games between people
+            if not _moves(uid, other, bots):
+                continue
             current[uid] = after[uid]
             counted[uid] = counted.get(uid, 0) + 1
     changes: dict[int, tuple[float, float]] = {}
@@ -174,8 +176,27 @@ async def rate_bets(
     return changes
 
 
-async def _locked_rows(session: AsyncSession, users: set[int], pool: str) -> dict[int, Rating]:
-    """The players' rows in ``pool`` (none yet for a newcomer), locked until the commit."""
+def _moves(uid: int, other: int, bots: set[int]) -> bool:
+    """Whether a rated game against ``other`` moves ``uid``'s rating: never against a bot.
+    A bot's rating moves against people, a person's only against people (nobody farms a
+    bot for points), and two bots change nothing."""
+    return other not in bots
+
+
+async def _locked_rows(
+    session: AsyncSession, users: set[int], moving: set[int], pool: str, now: float
+) -> dict[int, Rating]:
+    """The players' rows in ``pool``, locked until the commit; a row is made first (at the
+    initial rating, no games) for each of ``moving`` who has none. Made by ``INSERT … ON
+    CONFLICT DO NOTHING`` rather than added at the commit, so two games that end at once
+    for a newcomer to the pool (a bot, most often) queue at his row: else both would add
+    it and the second commit, with the game's last move in it, would fail."""
+    if moving:
+        fresh = initial(pool).to_json()
+        await session.execute(insert_new(session, Rating, [
+            {"user_id": uid, "pool": pool, "data": fresh, "games": 0, "updated_at": now}
+            for uid in sorted(moving)
+        ]))  # fmt: skip
     rows = await session.scalars(
         select(Rating).where(Rating.user_id.in_(users), Rating.pool == pool).with_for_update()
     )
@@ -184,11 +205,9 @@ async def _locked_rows(session: AsyncSession, users: set[int], pool: str) -> dic
 
 def _store(session: AsyncSession, rows: dict[int, Rating], uid: int, pool: str,
            rating: AnyRating, games: int, now: float) -> None:  # fmt: skip
-    """Write a player's new rating after ``games`` more rated games (his first: a new row)."""
-    row = rows.get(uid)
-    if row is None:
-        row = rows[uid] = Rating(user_id=uid, pool=pool, data={}, games=0, updated_at=now)
-        session.add(row)
+    """Write a player's new rating after ``games`` more rated games (his row exists:
+    :func:`_locked_rows` made it)."""
+    row = rows[uid]
     row.data = rating.to_json()
     row.games += games
     row.updated_at = now
