@@ -427,3 +427,16 @@ def test_a_player_at_a_chouette_table_in_session_is_playing(new_player):
         cid_socket.until("friend_status", username="ann", status="playing")
         assert friends_of(cid)["friends"][0]["status"] == "playing"
         cid_socket.close()
+
+
+def test_a_name_longer_than_any_username_names_nobody(new_player):
+    """Its first 20 letters are a player's name; the longer name is still nobody's, on
+    every route that looks a player up by name (any letter case names him)."""
+    ann, bob = new_player("Annabel_Lee_of_the_S"), new_player("bob")
+    longer = ann.name + "ea"
+    for path in (f"/api/users/{longer}", f"/api/users/{longer}/games",
+                 f"/api/users/{longer}/items", f"/api/avatars/{longer}.svg"):  # fmt: skip
+        refused(bob.get(path), 404, "not_found")
+        assert bob.get(path.replace(longer, ann.name.upper())).status_code == 200
+    refused(bob.post("/api/friends/requests", {"username": longer}), 422, "invalid_request")
+    nothing_between(ann, bob)

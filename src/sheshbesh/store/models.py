@@ -21,10 +21,15 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     false,
+    select,
     text,
     true,
 )
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAME_LENGTH = 20
+"""The longest username (``accounts.auth.USERNAME``)."""
 
 
 class Base(DeclarativeBase):
@@ -35,8 +40,8 @@ class User(Base):
     __tablename__ = "users"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    username: Mapped[str] = mapped_column(String(20))
-    username_key: Mapped[str] = mapped_column(String(20), unique=True)
+    username: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    username_key: Mapped[str] = mapped_column(String(NAME_LENGTH), unique=True)
     """The username folded to lower case: ``Ann`` and ``ann`` are one account."""
     password_hash: Mapped[str] = mapped_column(String(200))
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -184,6 +189,14 @@ class Game(Base):
     created_at: Mapped[float] = mapped_column(Float)
     finished_at: Mapped[float | None] = mapped_column(Float)
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+async def user_named(session: AsyncSession, name: str) -> User | None:
+    """The account called ``name``, in any letter case; None when there is none. A name
+    longer than a username can be names nobody (not the account of its first letters)."""
+    if len(name) > NAME_LENGTH:
+        return None
+    return await session.scalar(select(User).where(User.username_key == name.lower()))
 
 
 def players_of(game: Game) -> tuple[int, int]:

@@ -25,7 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sheshbesh.server.club import Club, club_of
 from sheshbesh.server.errors import ApiError, Conflict
 from sheshbesh.store import ledger
-from sheshbesh.store.models import LoginAttempt, Session, User
+from sheshbesh.store.models import LoginAttempt, Session, User, user_named
 
 from . import lockout, trust
 from .bindings import sessions_ended
@@ -132,7 +132,7 @@ async def login(body: Credentials, request: Request, response: Response) -> dict
     sid = request.cookies.get(SESSION_COOKIE, "")
     now = club.now()
     async with club.db.read() as session:
-        user = await session.scalar(select(User).where(User.username_key == key))
+        user = await user_named(session, body.username)
         known = user is not None and await lockout.is_known(
             session, user.id, address, token_hash(sid) if sid else None
         )

@@ -19,11 +19,10 @@ import colorsys
 import hashlib
 
 from fastapi import APIRouter, Request, Response
-from sqlalchemy import select
 
 from sheshbesh.server.club import club_of
 from sheshbesh.server.errors import NotFound
-from sheshbesh.store.models import User
+from sheshbesh.store.models import User, user_named
 
 from .emblems import EMBLEMS
 from .items import DEFAULT_THEME
@@ -126,7 +125,7 @@ async def avatar_of(username: str, request: Request) -> Response:
     """The player's avatar: his equipped emblem, or the identicon of his name."""
     club = club_of(request)
     async with club.db.read() as session:
-        user = await session.scalar(select(User).where(User.username_key == username.lower()[:20]))
+        user = await user_named(session, username)
     if user is None:
         raise NotFound(f"no player {username[:20]!r}")
     return svg_response(request, picture(user.avatar, user.username), avatar_version(user))

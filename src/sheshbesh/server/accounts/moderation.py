@@ -29,7 +29,7 @@ from sqlalchemy import delete, or_, select, update
 
 from sheshbesh.server.pubsub import Bus
 from sheshbesh.store.db import Database
-from sheshbesh.store.models import Report, Session, User
+from sheshbesh.store.models import Report, Session, User, user_named
 from sheshbesh.store.models import Request as GameRequest
 
 from .bindings import sessions_ended
@@ -65,7 +65,7 @@ async def moderate(db: Database, username: str, action: Moderation, now: float,
     A close then tells the servers on ``bus`` (if any) that the account's sessions ended."""
     action.check()
     async with db.transaction() as session:
-        user = await session.scalar(select(User).where(User.username_key == username.lower()))
+        user = await user_named(session, username)
         if user is None:
             raise NoSuchAccount(f"no account {username!r}")
         done: dict[str, Any] = {"username": user.username}

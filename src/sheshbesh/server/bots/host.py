@@ -45,7 +45,7 @@ from sheshbesh.server.rounds.start import opening_exposure
 from sheshbesh.server.rounds.tables import race_action_json
 from sheshbesh.store import ledger
 from sheshbesh.store.models import Request as GameRequest
-from sheshbesh.store.models import User
+from sheshbesh.store.models import User, user_named
 
 from . import roster as bot_roster
 from .roster import BotSpec
@@ -137,14 +137,13 @@ class BotHost:
         return made
 
     async def _account(self, session: AsyncSession, spec: BotSpec) -> User | None:
-        key = spec.username.lower()
-        user = await session.scalar(select(User).where(User.username_key == key))
+        user = await user_named(session, spec.username)
         if user is not None and not user.is_bot:
             log.warning("bot %s left out: a person has that name", spec.username)
             return None
         if user is None:
-            user = User(username=spec.username, username_key=key, password_hash="!bot",
-                        is_bot=True, created_at=self.club.now())  # fmt: skip
+            user = User(username=spec.username, username_key=spec.username.lower(),
+                        password_hash="!bot", is_bot=True, created_at=self.club.now())  # fmt: skip
             session.add(user)
             await session.flush()
             wallet = await ledger.open_wallet(session, user.id)

@@ -41,7 +41,7 @@ from sheshbesh.server.rounds.start import kind_of, opening_exposure, start_game
 from sheshbesh.server.standings import playbans
 from sheshbesh.server.standings import ratings as standings
 from sheshbesh.store import ledger
-from sheshbesh.store.models import Game, GameSeat, User
+from sheshbesh.store.models import Game, GameSeat, User, user_named
 from sheshbesh.store.models import Request as GameRequest
 
 router = APIRouter(prefix="/api/requests", tags=["lobby"])
@@ -320,7 +320,7 @@ async def _invitee(session: AsyncSession, name: str | None, user: User) -> User 
     """The player a private challenge names; refused for oneself or an unknown name."""
     if name is None:
         return None
-    invitee = await session.scalar(select(User).where(User.username_key == name.lower()))
+    invitee = await user_named(session, name)
     if invitee is None:
         raise NotFound(f"no player {name!r}")
     if invitee.id == user.id:

@@ -45,7 +45,7 @@ from sheshbesh.server.errors import ApiError, Conflict, Forbidden, NotFound
 from sheshbesh.server.notify import notes as notify
 from sheshbesh.store import ledger
 from sheshbesh.store.ledger import InsufficientFunds
-from sheshbesh.store.models import Purchase, User
+from sheshbesh.store.models import Purchase, User, user_named
 
 router = APIRouter(prefix="/api", tags=["shop"])
 
@@ -248,7 +248,7 @@ async def items_of(username: str, request: Request) -> dict[str, Any]:
     """What a player owns and wears (public, like his profile)."""
     club = club_of(request)
     async with club.db.read() as session:
-        user = await session.scalar(select(User).where(User.username_key == username.lower()[:20]))
+        user = await user_named(session, username)
         if user is None:
             raise NotFound(f"no player {username[:20]!r}")
         owned = await owned_by(session, user.id)

@@ -29,7 +29,7 @@ from sheshbesh.server.accounts.sessions import require_user, user_json
 from sheshbesh.server.club import Club, club_of
 from sheshbesh.server.errors import ApiError, Conflict, Forbidden, NotFound
 from sheshbesh.server.notify import notes as notify
-from sheshbesh.store.models import FriendRequest, Notification, Relation, User
+from sheshbesh.store.models import FriendRequest, Notification, Relation, User, user_named
 
 from . import presence
 
@@ -196,7 +196,7 @@ async def _lock_pair(session: AsyncSession, a: int, b: int) -> None:
 
 
 async def _player(session: AsyncSession, name: str) -> User:
-    user = await session.scalar(select(User).where(User.username_key == name.lower()[:20]))
+    user = await user_named(session, name)
     if user is None:
         raise NotFound(f"no player {name!r}", code="unknown_player")
     return user

@@ -180,7 +180,3 @@ async def _rating_changes(
         )
     )
     return {row.game_id: round(row.after - row.before, 2) for row in rows}
-
-
-async def user_named(session: AsyncSession, username: str) -> User | None:
-    return await session.scalar(select(User).where(User.username_key == username.lower()[:20]))

@@ -17,7 +17,7 @@ from sheshbesh.server.relations import history
 from sheshbesh.server.standings import playbans
 from sheshbesh.server.standings import ratings as standings
 from sheshbesh.store import ledger
-from sheshbesh.store.models import FriendRequest, Relation, User
+from sheshbesh.store.models import FriendRequest, Relation, User, user_named
 
 router = APIRouter(prefix="/api", tags=["profiles"])
 
@@ -32,7 +32,7 @@ async def profile(username: str, request: Request) -> dict[str, Any]:
     except Exception:
         viewer = None
     async with club.db.read() as session:
-        user = await history.user_named(session, username)
+        user = await user_named(session, username)
         if user is None:
             raise NotFound(f"no player {username!r}")
         out = user_json(user) | {"created_at": user.created_at}
@@ -65,7 +65,7 @@ async def games(
     """His games older than ``before`` (the ``more`` of the page before), newest first."""
     club = club_of(request)
     async with club.db.read() as session:
-        user = await history.user_named(session, username)
+        user = await user_named(session, username)
         if user is None:
             raise NotFound(f"no player {username!r}")
         page = await history.games_page(session, user.id, before, limit, variant)
