@@ -62,6 +62,7 @@ from sheshbesh.server.standings import ratings as standings
 from sheshbesh.store.models import Game, GameEvent, GameSeat, Notification, User
 from sheshbesh.store.models import Request as GameRequest
 
+from .attendance import Attendance
 from .chouette_table import ChouetteTable
 from .log import events_after, keep_dice, locked_game, stored_dice
 from .timer import CheckTimer
@@ -86,7 +87,7 @@ class Seat:
     left: bool = False
 
 
-class ChouetteRound:
+class ChouetteRound(Attendance):
     """A chouette table as this process knows it: the session, the seats, who is here."""
 
     kind = "chouette"
@@ -782,16 +783,6 @@ class ChouetteRound:
 
     # --- presence -------------------------------------------------------------------
 
-    async def arrive(self, seat: int) -> None:
-        self.here[seat] += 1
-        if self.here[seat] == 1 and self.live:
-            await self._mark(seat, None)
-
-    async def leave(self, seat: int) -> None:
-        self.here[seat] -= 1
-        if self.here[seat] == 0 and self.live:
-            await self._mark(seat, self.club.now())
-
     async def restarted(self) -> None:
         """This process has just started: every person seated is away until he comes."""
         now = self.club.now()
@@ -799,27 +790,21 @@ class ChouetteRound:
             if self.live and seat not in self.bot_seats and self.here[seat] == 0:
                 await self._mark(seat, now)
 
-    async def _mark(self, seat: int, away: float | None) -> None:
+    async def _store_mark(self, seat: int, away: float | None) -> float:
         values: dict[str, Any] = {"away": away}
         if away is None:
             values["arrived"] = True
-        async with self.lock:
-            async with self.club.db.writing() as connection:
-                await connection.execute(
-                    update(GameSeat.__table__)  # type: ignore[arg-type]
-                    .where(GameSeat.game_id == self.id, GameSeat.seat == seat)
-                    .values(values)
-                )
-            row = self.seat_rows.get(seat)
-            if row is not None:
-                row.away = away
-                row.arrived = row.arrived or away is None
-        grace = self.club.settings.abandon_grace
-        presence = {"seat": seat, "online": away is None, "since": away,
-                    "deadline": None if away is None else away + grace,
-                    "now": self.club.now()}  # fmt: skip
-        await self.club.bus.publish(f"game:{self.id}", json.dumps({"presence": presence}))
-        self.schedule()
+        async with self.club.db.writing() as connection:
+            await connection.execute(
+                update(GameSeat.__table__)  # type: ignore[arg-type]
+                .where(GameSeat.game_id == self.id, GameSeat.seat == seat)
+                .values(values)
+            )
+        row = self.seat_rows.get(seat)
+        if row is not None:
+            row.away = away
+            row.arrived = row.arrived or away is None
+        return self.club.settings.abandon_grace
 
     async def refresh(self) -> None:
         """Reload after another process changed the table (presence, events)."""

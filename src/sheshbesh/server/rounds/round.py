@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import math
 from typing import Any
@@ -50,6 +49,7 @@ from sheshbesh.server.standings import ratings as standings
 from sheshbesh.store.group import Behind, GroupWriter, MoveWrite
 from sheshbesh.store.models import Game, User, players_of
 
+from .attendance import Attendance
 from .chouette import ChouetteRound
 from .log import events_after, keep_dice, locked_game, stored_dice
 from .store import store_aborted, store_applied
@@ -67,7 +67,7 @@ FOLLOWED = GroupWriter.COLUMNS
 """The game row's columns a move of the group commit changes (``store.group``)."""
 
 
-class Round:
+class Round(Attendance):
     """A live game as this process knows it: the table, the clock and who is here."""
 
     def __init__(self, club: Club, game_id: str) -> None:
@@ -603,16 +603,6 @@ class Round:
 
     # --- presence -------------------------------------------------------------------
 
-    async def arrive(self, seat: int) -> None:
-        self.here[seat] += 1
-        if self.here[seat] == 1 and self.live:
-            await self._mark(seat, None)
-
-    async def leave(self, seat: int) -> None:
-        self.here[seat] -= 1
-        if self.here[seat] == 0 and self.live:
-            await self._mark(seat, self.club.now())
-
     @property
     def live(self) -> bool:
         return self.game is not None and self.game.status == "live"
@@ -628,24 +618,18 @@ class Round:
             if self.live and seat not in self.bot_seats and self.here[seat] == 0:
                 await self._mark(seat, now)
 
-    async def _mark(self, seat: int, away: float | None) -> None:
+    async def _store_mark(self, seat: int, away: float | None) -> float:
         values: dict[str, Any] = {f"away{seat}": away}
         if away is None:
             values[f"arrived{seat}"] = True  # he has opened the game: no abort any more
-        async with self.lock:
-            async with self.club.db.writing() as connection:  # one statement, no ORM
-                await connection.execute(
-                    update(Game.__table__).where(Game.id == self.id).values(values)  # type: ignore[arg-type]
-                )
-            assert self.game is not None
-            for column, value in values.items():
-                setattr(self.game, column, value)
-            grace = self._grace(self.game, seat)
-        presence = {"seat": seat, "online": away is None, "since": away,
-                    "deadline": None if away is None else away + grace,
-                    "now": self.club.now()}  # fmt: skip
-        await self.club.bus.publish(f"game:{self.id}", json.dumps({"presence": presence}))
-        self.schedule()
+        async with self.club.db.writing() as connection:  # one statement, no ORM
+            await connection.execute(
+                update(Game.__table__).where(Game.id == self.id).values(values)  # type: ignore[arg-type]
+            )
+        assert self.game is not None
+        for column, value in values.items():
+            setattr(self.game, column, value)
+        return self._grace(self.game, seat)
 
     async def refresh(self) -> None:
         """Reload after another process changed the game (presence, events); a seat it

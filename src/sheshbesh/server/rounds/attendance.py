@@ -1,0 +1,60 @@
+"""Who is at a game in this process, and telling every process when a seat comes or goes.
+
+A round (two-player or chouette) counts the sockets of each seat it holds here. The
+first to open marks the seat present in the database; the last to close marks it
+away from that moment, when PL-7's grace starts to run. Each change is published on
+the game's channel, so every page on every process shows the seat's dot and the
+deadline of an absent player. Where the mark is stored differs (a game row's
+``away0``/``away1``, a table seat's row): each round says in :meth:`_store_mark`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from sheshbesh.server.club import Club
+
+
+class Attendance:
+    """Presence for a round: it provides ``club``, ``id``, ``lock``, ``here``, ``live``,
+    ``schedule`` and :meth:`_store_mark`."""
+
+    club: Club
+    id: str
+    lock: asyncio.Lock
+    here: dict[int, int]
+    """Connections per seat in this process."""
+
+    @property
+    def live(self) -> bool:
+        raise NotImplementedError
+
+    def schedule(self) -> None:
+        raise NotImplementedError
+
+    async def _store_mark(self, seat: int, away: float | None) -> float:
+        """Store the seat as present (``away`` None) or away since ``away``, under the
+        round's lock; the grace that seat has while away (seconds)."""
+        raise NotImplementedError
+
+    async def arrive(self, seat: int) -> None:
+        self.here[seat] += 1
+        if self.here[seat] == 1 and self.live:
+            await self._mark(seat, None)
+
+    async def leave(self, seat: int) -> None:
+        self.here[seat] -= 1
+        if self.here[seat] == 0 and self.live:
+            await self._mark(seat, self.club.now())
+
+    async def _mark(self, seat: int, away: float | None) -> None:
+        async with self.lock:
+            grace = await self._store_mark(seat, away)
+        presence: dict[str, Any] = {
+            "seat": seat, "online": away is None, "since": away,
+            "deadline": None if away is None else away + grace, "now": self.club.now(),
+        }  # fmt: skip
+        await self.club.bus.publish(f"game:{self.id}", json.dumps({"presence": presence}))
+        self.schedule()
