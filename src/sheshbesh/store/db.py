@@ -100,6 +100,22 @@ class Database:
                 yield connection
 
     @asynccontextmanager
+    async def autocommit(self) -> AsyncIterator[Any]:
+        """PostgreSQL: the driver's own connection (asyncpg) from the pool, for statements
+        that are each their own transaction: one round trip where a Core transaction takes
+        three (``BEGIN``, the statement, ``COMMIT``), and none of the Core's work around it.
+        A connection that failed in the middle is dropped from the pool, not handed on."""
+        if self.is_sqlite:
+            raise RuntimeError("autocommit() is PostgreSQL's: SQLite writes through writing()")
+        async with self.engine.connect() as connection:
+            raw = await connection.get_raw_connection()
+            try:
+                yield raw.driver_connection
+            except BaseException:
+                await connection.invalidate()
+                raise
+
+    @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:
         """A session for reading only (never blocks the writer on SQLite's WAL)."""
         async with self.sessions() as session:

@@ -18,8 +18,8 @@ still live are written: one statement for the whole batch
 inserted by the same statement. A move whose game moved on meanwhile (another
 process stored a move, a timeout or an abort first) fails with :class:`Behind`
 and writes nothing; its round catches up and decides again. No row lock, no
-read before the write: a batch is three round trips (``BEGIN``, the one statement,
-``COMMIT``), whatever its size.
+read before the write: a batch is one round trip, the statement being its own
+transaction, whatever its size.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Table, bindparam, insert, text, update
+from sqlalchemy import Table, bindparam, insert, update
 
 from .models import Game, GameEvent
 
@@ -124,20 +124,20 @@ class GroupWriter:
         """PostgreSQL: write each move only if its game is still live at the sequence number
         it was decided at; fail the others with :class:`Behind` (the batch still commits)."""
         events = [(move, event) for move in batch for event in move.events]
-        arrays = {
-            "ids": [move.game_id for move in batch],
-            "olds": [move.old_seq for move in batch],
-            "seqs": [move.columns["seq"] for move in batch],
-            "clocks": [_json_or_none(move.columns["clock"]) for move in batch],
-            "secrets": [move.columns["dice_secret"] for move in batch],
-            "rolls": [move.columns["next_roll"] for move in batch],
-            "event_games": [move.game_id for move, _ in events],
-            "event_seqs": [event["seq"] for _, event in events],
-            "event_texts": [json.dumps(event) for _, event in events],
-            "event_ats": [float(move.columns["at"]) for move, _ in events],
-        }
-        async with self.db.writing() as connection:
-            written = set(await connection.scalars(CURRENT_WRITE, arrays))
+        arrays = (
+            [move.game_id for move in batch],
+            [move.old_seq for move in batch],
+            [move.columns["seq"] for move in batch],
+            [_json_or_none(move.columns["clock"]) for move in batch],
+            [move.columns["dice_secret"] for move in batch],
+            [move.columns["next_roll"] for move in batch],
+            [move.game_id for move, _ in events],
+            [event["seq"] for _, event in events],
+            [json.dumps(event) for _, event in events],
+            [float(move.columns["at"]) for move, _ in events],
+        )
+        async with self.db.autocommit() as connection:
+            written = {row[0] for row in await connection.fetch(CURRENT_WRITE, *arrays)}
         self.batches += 1
         self.moves += len(written)
         for move in batch:
@@ -145,31 +145,32 @@ class GroupWriter:
                 move.done.set_exception(Behind(f"game {move.game_id} moved on from {move.old_seq}"))
 
 
-CURRENT_WRITE = text("""
+CURRENT_WRITE = """
     WITH written AS (
         UPDATE games AS g
         SET seq = v.seq, clock = v.clock::json, dice_secret = v.secret, next_roll = v.roll
-        FROM unnest(CAST(:ids AS varchar[]), CAST(:olds AS integer[]), CAST(:seqs AS integer[]),
-                    CAST(:clocks AS text[]), CAST(:secrets AS varchar[]), CAST(:rolls AS integer[]))
+        FROM unnest($1::varchar[], $2::integer[], $3::integer[],
+                    $4::text[], $5::varchar[], $6::integer[])
              AS v(id, old, seq, clock, secret, roll)
         WHERE g.id = v.id AND g.seq = v.old AND g.status = 'live'
         RETURNING g.id
     ), stored AS (
         INSERT INTO game_events (game_id, seq, event, at)
         SELECT e.game, e.seq, e.event::json, e.at
-        FROM unnest(CAST(:event_games AS varchar[]), CAST(:event_seqs AS integer[]),
-                    CAST(:event_texts AS text[]), CAST(:event_ats AS float8[]))
+        FROM unnest($7::varchar[], $8::integer[], $9::text[], $10::float8[])
              WITH ORDINALITY AS e(game, seq, event, at, n)
         WHERE e.game IN (SELECT id FROM written)
         ORDER BY e.n
     )
     SELECT id FROM written
-""")
-"""One statement, one round trip, for a batch on PostgreSQL: each game moves on only from
+"""
+"""One statement for a batch on PostgreSQL, its own transaction (``Database.autocommit``:
+one round trip, prepared once per connection by asyncpg). Each game moves on only from
 where its move saw it, and the events of exactly the games that moved are stored with it
 (a data-modifying WITH: the insert reads the update's RETURNING). Before, the events went
-in a second statement, one execution per event row: 22 425 a minute in bench/cluster.py's
-3-process run (docs/performance.md)."""
+in a second statement, one execution per event row (22 425 a minute in bench/cluster.py's
+3-process run), then the one statement in a Core transaction: three round trips a batch
+(docs/performance.md)."""
 
 
 def _json_or_none(value: Any) -> str | None:
