@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -180,6 +181,44 @@ def test_one_batch_writes_the_current_move_whole_and_nothing_of_a_stale_one(
         assert games == {"g1": 3, "g2": 0}
 
     run(pg_settings, body)
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_a_failed_batch_fails_only_its_bad_move_and_the_writer_goes_on(
+    database: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """A batch that fails leaves nothing of itself (on PostgreSQL its one statement is its
+    own transaction: the games' update goes back with the refused insert); its moves are
+    tried again one by one, each caller hears how his went (the good ones were left
+    waiting for ever before), and the writer goes on."""
+    settings = (
+        request.getfixturevalue("pg_settings") if database == "postgresql"
+        else Settings(database_url=str(tmp_path / "club.db"), password_profile="fast")
+    )  # fmt: skip
+
+    async def body(club: Club, ann: int, bob: int) -> None:
+        request = GameRequest(owner_id=bob, variant="draughts", stake=0, clock="untimed",
+                              options={"colour": "white"}, rated=False, seats=None)  # fmt: skip
+        async with club.db.transaction() as session:
+            await start_game(club, session, request, "g2", ann)
+
+        def write(game_id: str, event_seq: int) -> MoveWrite:
+            columns = {"seq": 1, "clock": None, "at": 2.5, "dice_secret": None, "next_roll": 1}
+            return MoveWrite(game_id, 0, [{"seq": event_seq, "type": "move"}], columns)
+
+        writer = club.db.group
+        bad, good = write("g1", 0), write("g2", 1)  # g1's event 0 is stored: one per seq
+        done = await asyncio.gather(writer.write(bad), writer.write(good), return_exceptions=True)
+        assert type(done[0]).__name__ in ("UniqueViolationError", "IntegrityError")
+        assert done[1] is None
+        assert await stored_seqs(club) == [0]
+        async with club.db.read() as session:
+            games = {g.id: g.seq for g in await session.scalars(select(Game))}
+        assert games == {"g1": 0, "g2": 1}
+        await writer.write(write("g1", 1))
+        assert await stored_seqs(club) == [0, 1]
+
+    run(settings, body)
 
 
 def test_follow_folds_a_published_move_without_the_database(pg_settings: Settings) -> None:

@@ -85,10 +85,11 @@ class GroupWriter:
                     except Exception as error:
                         if not move.done.done():
                             move.done.set_exception(error)
+                        continue
+                    _stored(move)
                 continue
             for move in batch:
-                if not move.done.done():
-                    move.done.set_result(None)
+                _stored(move)
 
     async def _store(self, batch: list[MoveWrite]) -> None:
         if not self.db.is_sqlite:
@@ -171,6 +172,12 @@ where its move saw it, and the events of exactly the games that moved are stored
 in a second statement, one execution per event row (22 425 a minute in bench/cluster.py's
 3-process run), then the one statement in a Core transaction: three round trips a batch
 (docs/performance.md)."""
+
+
+def _stored(move: MoveWrite) -> None:
+    """Its caller may go on (unless the write already failed it: :class:`Behind`)."""
+    if not move.done.done():
+        move.done.set_result(None)
 
 
 def _json_or_none(value: Any) -> str | None:
