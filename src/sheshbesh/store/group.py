@@ -85,8 +85,8 @@ class GroupWriter:
                     except Exception as error:
                         if not move.done.done():
                             move.done.set_exception(error)
-                        continue
-                    _stored(move)
+                    else:
+                        _stored(move)
                 continue
             for move in batch:
                 _stored(move)

@@ -105,7 +105,7 @@ async def rate_game(
     draughts = rating_family(pool) == "draughts"
     if winner_seat is None and not draughts:
         return {}  # FIBS rates no draws (a long nardy last-roll draw changes nothing)
-    moving = {uid for uid, other in (seats, seats[::-1]) if _moves(uid, other, bots)}
+    moving = {uid for uid, other in (seats, seats[::-1]) if _moves_against(other, bots)}
     rows = await _locked_rows(session, set(seats), moving, pool, now)
     old = [from_row(rows.get(uid), pool) for uid in seats]
     new: list[AnyRating]
@@ -142,7 +142,7 @@ async def rate_bets(
     pool = rating_pool(game.variant)
     users = {uid for banker, member, _ in bets for uid in (banker, member)}
     pairs = [pair for banker, member, _ in bets for pair in ((banker, member), (member, banker))]
-    moving = {uid for uid, other in pairs if _moves(uid, other, bots)}
+    moving = {uid for uid, other in pairs if _moves_against(other, bots)}
     rows = await _locked_rows(session, users, moving, pool, now)
     current: dict[int, FibsRating] = {}
     for uid in users:
@@ -155,7 +155,7 @@ async def rate_bets(
         rated = fibs_money_game(current[winner], current[loser])
         after = dict(zip((winner, loser), rated, strict=True))
         for uid, other in ((banker, member), (member, banker)):
-            if not _moves(uid, other, bots):
+            if not _moves_against(other, bots):
                 continue
             current[uid] = after[uid]
             counted[uid] = counted.get(uid, 0) + 1
@@ -176,8 +176,8 @@ async def rate_bets(
     return changes
 
 
-def _moves(uid: int, other: int, bots: set[int]) -> bool:
-    """Whether a rated game against ``other`` moves ``uid``'s rating: never against a bot.
+def _moves_against(other: int, bots: set[int]) -> bool:
+    """Whether a rated game against ``other`` moves a player's rating: never against a bot.
     A bot's rating moves against people, a person's only against people (nobody farms a
     bot for points), and two bots change nothing."""
     return other not in bots
