@@ -97,6 +97,7 @@ class Server:
         self.proc: subprocess.Popen[bytes] | None = None
         self.ps: psutil.Process | None = None
         self.last_rss, self.last_cpu = 0, 0.0
+        self.last_calls = (0, 0)
 
     def __enter__(self) -> Server:
         env = dict(os.environ)
@@ -153,6 +154,15 @@ class Server:
             times = self.ps.cpu_times()
             self.last_cpu = float(times.user + times.system)
         return self.last_cpu
+
+    def calls(self) -> tuple[int, int]:
+        """System calls that read and that wrote so far (``/proc/PID/io``: a socket's
+        send and receive count here too)."""
+        assert self.ps is not None
+        with contextlib.suppress(psutil.Error):
+            io = self.ps.io_counters()
+            self.last_calls = (int(io.read_count), int(io.write_count))
+        return self.last_calls
 
     def __exit__(self, *exc: object) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -686,6 +696,8 @@ class Run:
     cpu_each: list[float] = field(default_factory=list)
     """Each server process's CPU in the window (%), when there are several."""
     rss_each: list[int] = field(default_factory=list)
+    calls: tuple[int, int] = (0, 0)
+    """System calls the server processes made in the window: reads, writes."""
 
     def merged(self, key: str) -> list[float]:
         return sorted(x for r in self.results for x in r[key])
@@ -758,25 +770,31 @@ def play(args: argparse.Namespace, games: int, servers: list[Server],
         outcome.rss_after = outcome.rss_peak = rss()
         outcome.rss_each = [server.rss() for server in servers]
         cpu = [server.cpu() for server in servers]
+        calls = [server.calls() for server in servers]
         started = time.monotonic()
         broadcast(conns, "go")
 
         def sample() -> None:
-            nonlocal cpu_end, end
+            nonlocal cpu_end, calls_end, end
             elapsed = time.monotonic() - started
             if elapsed <= args.seconds:
                 outcome.rss_peak = max(outcome.rss_peak, rss())
                 outcome.rss_each = [max(a, s.rss()) for a, s in zip(outcome.rss_each, servers,
                                                                     strict=True)]  # fmt: skip
                 cpu_end, end = [server.cpu() for server in servers], time.monotonic()
+                calls_end = [server.calls() for server in servers]
                 if during is not None:
                     during(elapsed)
 
-        cpu_end, end = cpu, started
+        cpu_end, calls_end, end = cpu, calls, started
         outcome.results = gather(conns, "result", args.seconds + 120, servers, sample)
         span = max(1e-9, end - started)
         outcome.cpu_each = [(b - a) / span * 100 for a, b in zip(cpu, cpu_end, strict=True)]
         outcome.server_cpu = sum(outcome.cpu_each)
+        outcome.calls = (
+            sum(b[0] - a[0] for a, b in zip(calls, calls_end, strict=True)),
+            sum(b[1] - a[1] for a, b in zip(calls, calls_end, strict=True)),
+        )
         outcome.seconds = args.seconds
     finally:
         for conn in conns:
@@ -846,6 +864,9 @@ def row(r: Run) -> str:
 
 def details(r: Run) -> str:
     errors = r.errors()
+    moves = max(1.0, r.total("accepted"))
+    cpu_ms = r.server_cpu / 100 * r.seconds / moves * 1000
+    reads, writes = (count / moves for count in r.calls)
     echo, new_game = r.merged("echo"), r.merged("new_game")
     s = r.setup
     lines = [
@@ -860,6 +881,8 @@ def details(r: Run) -> str:
         f"  games finished {r.total('finished'):.0f}; new game (request, accept, 2 sockets)"
         f" p50/p99 {pct(new_game, 50):.0f}/{pct(new_game, 99):.0f} ms",
         "  errors: " + (", ".join(f"{k} {v}" for k, v in errors.most_common()) or "none"),
+        f"  server, per accepted move: {cpu_ms:.2f} ms of CPU, {reads:.1f} system calls that"
+        f" read and {writes:.1f} that wrote (all its processes together)",
     ]
     return "\n".join(lines)
 

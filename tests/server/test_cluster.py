@@ -289,6 +289,38 @@ def test_a_redis_subscription_is_live_once_subscribe_returns(redis_url: str) -> 
     asyncio.run(scenario())
 
 
+def test_a_games_message_is_heard_once_by_every_process_its_own_at_once(redis_url: str) -> None:
+    """RedisBus.publish_data on a game's channel: the publishing process delivers the object
+    itself and skips Redis's echo (heard once, not twice); the other process hears it
+    through Redis as JSON text. Other channels still come back through Redis."""
+
+    async def scenario() -> None:
+        here, there = RedisBus(redis_url), RedisBus(redis_url)
+        await here.start()
+        await there.start()
+        try:
+            heard_here: asyncio.Queue[Any] = asyncio.Queue()
+            heard_there: asyncio.Queue[Any] = asyncio.Queue()
+            for bus, queue in ((here, heard_here), (there, heard_there)):
+                await bus.subscribe("game:echo", queue.put_nowait)
+                await bus.subscribe("user:7", queue.put_nowait)
+            move = {"seq": 3, "events": [{"type": "rolled", "dice": [6, 5]}]}
+            await here.publish_data("game:echo", move)
+            assert heard_here.get_nowait() == move  # delivered before publish_data returned
+            text = await asyncio.wait_for(heard_there.get(), 10)
+            assert {k: v for k, v in json.loads(text).items() if k != "from"} == move
+            # A message that follows proves the echo of the first was skipped, not late.
+            await here.publish_data("user:7", {"t": "unread"})
+            assert json.loads(await asyncio.wait_for(heard_here.get(), 10)) == {"t": "unread"}
+            assert json.loads(await asyncio.wait_for(heard_there.get(), 10)) == {"t": "unread"}
+            assert heard_here.empty() and heard_there.empty()
+        finally:
+            await here.stop()
+            await there.stop()
+
+    asyncio.run(scenario())
+
+
 def test_escrows_over_the_same_wallets_at_once_wait_instead_of_deadlocking(
     postgres_url: str,
 ) -> None:

@@ -13,6 +13,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from . import wire
+
 MAX_DEPTH = 8
 """How deep arrays and objects may nest in a client frame (an action needs 2)."""
 
@@ -144,7 +146,7 @@ def frame(kind: str, data: Any = None, v: int | None = None) -> str:
         out["v"] = v
     if data is not None:
         out["d"] = data
-    return json.dumps(out, separators=(",", ":"))
+    return wire.dumps(out)
 
 
 def error_frame(code: str, message: str, re: str | None = None, **details: Any) -> str:

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
+import secrets
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+from . import wire
 
 Subscriber = Callable[[Any], None]
 """Called with a message's text, or in one process with the published object."""
@@ -61,7 +63,7 @@ class Bus:
 
     async def publish_data(self, channel: str, data: dict[str, Any]) -> None:
         """Publish a JSON object; subscribers get it as text or, in one process, as is."""
-        await self.publish(channel, json.dumps(data))
+        await self.publish(channel, wire.dumps(data))
 
     async def subscribe(self, channel: str, subscriber: Subscriber) -> None:
         self.subscribers[channel].add(subscriber)
@@ -92,7 +94,10 @@ class MemoryBus(Bus):
 
 
 class RedisBus(Bus):
-    """Several processes: every message goes through Redis and comes back to each of them.
+    """Several processes: every message goes through Redis and comes back to each of them,
+    except a game's JSON objects (:meth:`publish_data`, the bulk: every move) to the
+    process that published them, which delivers them at once, as one process would, and
+    skips them when Redis brings them back.
 
     One Redis connection publishes and one listens; a channel is subscribed in
     Redis while this process has at least one local subscriber to it. Changes
@@ -117,6 +122,8 @@ class RedisBus(Bus):
         self.lost = False
         """A message was dropped, or the listener lost its connection, since the last recovery."""
         self.reconnecting = False
+        self.mark = f'{{"from":"{secrets.token_hex(8)}",'
+        """How each JSON object this process publishes begins: heard back, it is skipped."""
 
     async def start(self) -> None:
         import redis.asyncio as redis
@@ -137,6 +144,17 @@ class RedisBus(Bus):
             await self.pubsub.aclose()
         if self.redis is not None:
             await self.redis.aclose()
+
+    async def publish_data(self, channel: str, data: dict[str, Any]) -> None:
+        """A game's message: delivered here at once, then to the other processes. Skipping
+        Redis's echo saves this process reading and parsing its own move. The mark is a
+        key of the object, so a process of the previous version (a rolling restart) still
+        reads it; a game's sockets are sent frames built from it, never its text."""
+        if not channel.startswith("game:") or not data:
+            await super().publish_data(channel, data)
+            return
+        self.deliver(channel, data)
+        await self.publish(channel, self.mark + wire.dumps(data)[1:])
 
     async def publish(self, channel: str, message: str) -> None:
         import redis.exceptions
@@ -188,6 +206,8 @@ class RedisBus(Bus):
                 async for message in self.pubsub.listen():
                     kind = message.get("type")
                     if kind == "message":
+                        if message["data"].startswith(self.mark):
+                            continue  # delivered here when it was published
                         channel = message["channel"][len(self.prefix) :]
                         self.deliver(channel, message["data"])
                     elif kind in ("subscribe", "unsubscribe"):

@@ -76,6 +76,13 @@ class Database:
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self.readers = self.sessions
+        if not self.is_sqlite:
+            # PostgreSQL reads at READ COMMITTED: each statement sees the latest commits
+            # whether or not it is in a transaction, so a read needs no BEGIN and ROLLBACK
+            # (two round trips of its three or four; docs/performance.md).
+            autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+            self.readers = async_sessionmaker(autocommit, expire_on_commit=False)
         self._write_lock = asyncio.Lock()
         self.group = GroupWriter(self)
 
@@ -117,8 +124,10 @@ class Database:
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:
-        """A session for reading only (never blocks the writer on SQLite's WAL)."""
-        async with self.sessions() as session:
+        """A session for reading only (never blocks the writer on SQLite's WAL; on
+        PostgreSQL its statements run outside a transaction, each seeing what was
+        committed before it, as they would inside one at READ COMMITTED)."""
+        async with self.readers() as session:
             yield session
 
     async def migrate(self) -> None:

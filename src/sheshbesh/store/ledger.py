@@ -139,3 +139,13 @@ async def total(session: AsyncSession) -> int:
 async def balance_of(session: AsyncSession, user_id: int) -> int:
     value = await session.scalar(select(Account.balance).where(Account.user_id == user_id))
     return int(value or 0)
+
+
+async def balances_of(session: AsyncSession, user_ids: Iterable[int]) -> dict[int, int]:
+    """Several players' wallets in one statement (a player without one holds 0)."""
+    ids = list(user_ids)
+    rows = await session.execute(
+        select(Account.user_id, Account.balance).where(Account.user_id.in_(ids))
+    )
+    found = {int(uid): int(balance) for uid, balance in rows if uid is not None}
+    return {uid: found.get(uid, 0) for uid in ids}

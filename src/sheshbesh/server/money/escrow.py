@@ -59,12 +59,12 @@ async def can_cover(club: Club, session: AsyncSession, game: Game, needed: int, 
     if more <= 0:
         return True
     cap = club.settings.young_stake
-    for user in await _players(session, game):
-        if cap is not None and needed > cap and await trust.is_young(club, session, user, now):
-            return False
-        if await ledger.balance_of(session, user.id) < more:
-            return False
-    return True
+    if cap is not None and needed > cap:
+        for user in await _players(session, game):
+            if await trust.is_young(club, session, user, now):
+                return False
+    balances = await ledger.balances_of(session, players_of(game))
+    return all(balance >= more for balance in balances.values())
 
 
 async def pay_out(

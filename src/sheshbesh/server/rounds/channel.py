@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
@@ -39,7 +38,7 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 from uvicorn.protocols.utils import ClientDisconnected
 
-from sheshbesh.server import limits
+from sheshbesh.server import limits, wire
 from sheshbesh.server.accounts import bindings
 from sheshbesh.server.accounts.bindings import Binding
 from sheshbesh.server.accounts.csrf import same_origin
@@ -141,7 +140,7 @@ class Hub:
         self.channel = f"game:{round_.id}"
 
     def on_message(self, text: str | dict[str, Any]) -> None:
-        message = json.loads(text) if isinstance(text, str) else text
+        message = wire.loads(text) if isinstance(text, str) else text
         if "chat" in message:
             line = message["chat"]
             room, live = line["room"], self.round.live
