@@ -23,7 +23,7 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -248,14 +248,24 @@ def test_a_process_that_restarts_leaves_the_players_of_another_present(
         assert "Traceback" not in node.output(), f"{node.name} failed:\n{node.output()}"
 
 
+@contextlib.asynccontextmanager
+async def two_buses(redis_url: str) -> AsyncIterator[tuple[RedisBus, RedisBus]]:
+    """Two processes' buses on one Redis, started, and stopped afterwards."""
+    here, there = RedisBus(redis_url), RedisBus(redis_url)
+    await here.start()
+    await there.start()
+    try:
+        yield here, there
+    finally:
+        await here.stop()
+        await there.stop()
+
+
 def test_a_redis_subscription_is_live_once_subscribe_returns(redis_url: str) -> None:
     """RedisBus: Redis confirms each change before it returns; a leave-and-join race keeps it."""
 
     async def scenario() -> None:
-        here, there = RedisBus(redis_url), RedisBus(redis_url)
-        await here.start()
-        await there.start()
-        try:
+        async with two_buses(redis_url) as (here, there):
             heard: asyncio.Queue[str] = asyncio.Queue()
             key = here.prefix + "game:bus"
 
@@ -282,9 +292,6 @@ def test_a_redis_subscription_is_live_once_subscribe_returns(redis_url: str) -> 
             await here.unsubscribe("game:bus", heard.put_nowait)
             await here.unsubscribe("game:bus", late)
             assert await subscribers() == 0
-        finally:
-            await here.stop()
-            await there.stop()
 
     asyncio.run(scenario())
 
@@ -295,10 +302,7 @@ def test_a_games_message_is_heard_once_by_every_process_its_own_at_once(redis_ur
     through Redis as JSON text. Other channels still come back through Redis."""
 
     async def scenario() -> None:
-        here, there = RedisBus(redis_url), RedisBus(redis_url)
-        await here.start()
-        await there.start()
-        try:
+        async with two_buses(redis_url) as (here, there):
             heard_here: asyncio.Queue[Any] = asyncio.Queue()
             heard_there: asyncio.Queue[Any] = asyncio.Queue()
             for bus, queue in ((here, heard_here), (there, heard_there)):
@@ -314,9 +318,6 @@ def test_a_games_message_is_heard_once_by_every_process_its_own_at_once(redis_ur
             assert json.loads(await asyncio.wait_for(heard_here.get(), 10)) == {"t": "unread"}
             assert json.loads(await asyncio.wait_for(heard_there.get(), 10)) == {"t": "unread"}
             assert heard_here.empty() and heard_there.empty()
-        finally:
-            await here.stop()
-            await there.stop()
 
     asyncio.run(scenario())
 

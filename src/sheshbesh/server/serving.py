@@ -22,12 +22,13 @@ complete, which uvicorn would log as an error each time.
 And one change for speed: **one system call a turn of the event loop.** uvicorn
 writes each frame to the socket as it is sent, and a move sends each socket
 three or four frames (its events, the state, a menu) in one go: a system call
-each, the largest single cost of a move in the cluster's profile. Here a
+each, among the largest costs of a move in the cluster's profile. Here a
 socket's writes wait in :class:`Cork` until the loop's turn ends and leave
 together, still as separate frames (the client sees nothing different).
 
-Both rely on a few of uvicorn's attributes (``queue``, ``read_paused``,
-``close_timer``, ``transport``); ``tests/server/test_floods.py`` runs through them.
+All three rely on a few of uvicorn's attributes (``queue``, ``read_paused``,
+``close_timer``, ``transport``); ``tests/server/test_floods.py`` and
+``tests/server/test_cork.py`` run through them.
 """
 
 from __future__ import annotations
