@@ -189,7 +189,12 @@ export function banner(message, kind = "") {
   if (message) el.append(message);
 }
 
+// Each route() is a visit; a page whose mount finishes after a newer visit began
+// is unmounted at once (else its sockets and listeners would outlive it).
+let routed = 0;
+
 async function route() {
+  const visit = ++routed;
   const [path, query = ""] = location.hash.split("?");
   if (unmount) {
     try { unmount(); } catch (error) { console.error(error); }
@@ -206,9 +211,15 @@ async function route() {
     for (const [key, value] of Object.entries(extra)) params.set(key, value);
     try {
       const view = await load();
-      unmount = (await view.mount(main, { ...ctx, params })) || null;
+      const cleanup = (await view.mount(main, { ...ctx, params })) || null;
+      if (routed !== visit) {  // he went elsewhere while it loaded: the newer page owns main
+        if (cleanup) cleanup();
+        return;
+      }
+      unmount = cleanup;
     } catch (error) {
       console.error(error);
+      if (routed !== visit) return;
       main.append(h("p", { class: "error" }, t("error.page", { message: error.message })));
     }
     main.focus({ preventScroll: true });

@@ -64,7 +64,8 @@ export async function mount(main, ctx) {
     h("header", { class: "notes-head" }, h("h1", {}, t("notify.title")), allRead),
     list, h("div", { class: "notes-more" }, moreButton)));
 
-  await loadMore();
+  // Listening starts before the first page is asked for: a note pushed while that
+  // page is on its way is not lost (the page, when it comes, skips the ones shown).
   const onFrame = (event) => {
     const frame = event.detail;
     if (frame.t === "notification" && !notes.some((n) => n.id === frame.d.id)) {
@@ -75,13 +76,21 @@ export async function mount(main, ctx) {
     }
   };
   window.addEventListener("sheshbesh:user-frame", onFrame);
-  return () => window.removeEventListener("sheshbesh:user-frame", onFrame);
+  const stop = () => window.removeEventListener("sheshbesh:user-frame", onFrame);
+  try {
+    await loadMore();
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return stop;
 
   async function loadMore() {
     const before = notes.length ? `&before=${notes[notes.length - 1].id}` : "";
     try {
       const page = await api.get(`/api/notifications?limit=${PAGE}${before}`);
-      notes.push(...page.notes);
+      const known = new Set(notes.map((n) => n.id));
+      notes.push(...page.notes.filter((n) => !known.has(n.id)));
       more = page.more;
       ctx.setUnread(page.unread);
     } catch (error) {
