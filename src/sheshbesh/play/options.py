@@ -7,7 +7,7 @@ long nardy may grant Black a last roll (LN-13).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from sheshbesh.games.race import RaceRules, find_rules
@@ -80,4 +80,5 @@ class RaceOptions:
         return self
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        # Every field is a scalar: no deep copy (asdict's) for a view sent every move.
+        return {f.name: getattr(self, f.name) for f in fields(self)}

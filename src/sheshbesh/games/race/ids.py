@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from ..errors import InvalidPosition
 from .gnubg_id import decode_position_id, encode_position_id
 from .position import CHECKERS, Position, find_rules
-from .rules import RaceRules
+from .rules import RaceRules, to_own
 from .side import Side
 
 Board = tuple[tuple[int, ...], tuple[int, ...]]
@@ -28,8 +28,19 @@ def gnubg_board(position: Position) -> Board:
     """The gnubg board of ``position`` with its side to move on roll."""
     _check_variant(position.rules)
 
+    mapping = position.rules.mapping
+
     def side(who: Side) -> tuple[int, ...]:
-        return (*(position.own(who, p) for p in range(1, 25)), position.bar[who])
+        # Its own numbering, filled in one pass over the absolute points (these
+        # boards have no pins): the ID goes with every move's view.
+        black = who is Side.BLACK
+        sign = -1 if black else 1
+        cells = [0] * 25
+        for a, count in enumerate(position.points, start=1):
+            if count * sign > 0:
+                cells[to_own(mapping, black, a) - 1] = count * sign
+        cells[24] = position.bar[who]
+        return tuple(cells)
 
     return side(position.turn.other), side(position.turn)
 

@@ -201,21 +201,18 @@ class Position:
 
     def text(self) -> str:
         """The canonical text form; ``from_text`` of it gives back an equal position."""
-        fields = [self.turn.letter]
-        for side in Side:
-            sign = 1 if side is Side.WHITE else -1
-            tokens = []
+        tokens: dict[int, list[str]] = {1: [], -1: []}  # by sign: White's, Black's
+        for side, sign in ((Side.WHITE, 1), (Side.BLACK, -1)):
             if self.bar[side]:
-                tokens.append(_with_count("bar", self.bar[side]))
+                tokens[sign].append(_with_count("bar", self.bar[side]))
             if self.waiting[side]:
-                tokens.append(_with_count("new", self.waiting[side]))
-            for a in range(1, 25):
-                if self.pins[a - 1] == sign:
-                    tokens.append(f"{a}p")
-                count = self.points[a - 1] * sign
-                if count > 0:
-                    tokens.append(_with_count(str(a), count))
-            fields.append(side.letter + ",".join(tokens))
+                tokens[sign].append(_with_count("new", self.waiting[side]))
+        for a, (count, pin) in enumerate(zip(self.points, self.pins, strict=True), start=1):
+            if pin:  # a pinned checker before the free ones on its point
+                tokens[pin].append(f"{a}p")
+            if count:
+                tokens[1 if count > 0 else -1].append(_with_count(str(a), abs(count)))
+        fields = [self.turn.letter, "W" + ",".join(tokens[1]), "B" + ",".join(tokens[-1])]
         if self.owed:
             fields.append(f"c{self.owed}")
         return ":".join(fields)
@@ -256,10 +253,18 @@ class Position:
         return self.off[side]
 
     def pips(self, side: Side) -> int:
-        """Pip count: the sum of own point numbers, bar and unentered counting 25."""
+        """Pip count: the sum of own point numbers, bar and unentered counting 25.
+
+        One pass over the absolute points, numbering only the occupied ones: every
+        move's state view counts both sides (it was 1–2 % of a server's time)."""
+        black = side is Side.BLACK
+        sign = -1 if black else 1
+        mapping = self.rules.mapping
         total = 25 * (self.bar[side] + self.waiting[side])
-        for point in range(1, 25):
-            total += point * (self.own(side, point) + self.pinned(side, point))
+        for a, (count, pin) in enumerate(zip(self.points, self.pins, strict=True), start=1):
+            held = max(0, count * sign) + (pin == sign)
+            if held:
+                total += held * to_own(mapping, black, a)
         return total
 
     def outcome(self) -> Outcome | None:

@@ -63,6 +63,8 @@ COVER_TTL = 30.0
 """Seconds a menu trusts its read of whether a cube raise can be covered."""
 CATCH_UPS = 3
 """Times an action is decided again after another process stored a move first."""
+RAISES = frozenset({"double", "beaver"})
+"""The menu's actions that raise what the escrow holds (PL-5), left off when uncovered."""
 FOLLOWED = GroupWriter.COLUMNS
 """The game row's columns a move of the group commit changes (``store.group``)."""
 
@@ -227,7 +229,6 @@ class Round(Attendance):
         """The game as the lobby's "now playing" list shows it (to anyone: PL-3)."""
         game, table = self.game, self.table
         assert game is not None and table is not None
-        view = table.view()
         return {
             "id": game.id,
             "kind": game.kind,
@@ -236,7 +237,7 @@ class Round(Attendance):
             "control": game.control,
             "players": self.players(),
             "white_seat": table.white_seat(),
-            "score": view.get("match", {}).get("score"),
+            "score": table.score(),
             "spectators": game.spectators,
             "status": game.status,
             "seq": self.shown_seq(),
@@ -432,11 +433,11 @@ class Round(Attendance):
             return False  # deciding here at this moment: the stored log settles it
         self.table = table.fold(events)
         self._follow_columns(row)
+        # What the deciding process left off the menu; a raise the game does not offer
+        # now is in the set too, which changes nothing (it is not on the table's menu),
+        # and spares this process a move generation per move.
         menu = {frame["type"] for frame in message.get("legal") or ()}
-        self.uncovered = frozenset(  # what the deciding process left off the menu
-            frame["type"] for frame in self.table.legal()
-            if frame["type"] in ("double", "beaver") and frame["type"] not in menu
-        )  # fmt: skip
+        self.uncovered = RAISES - menu
         self.schedule()
         return True
 

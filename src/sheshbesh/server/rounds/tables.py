@@ -119,6 +119,10 @@ class Table:
     def view(self) -> dict[str, Any]:
         raise NotImplementedError
 
+    def score(self) -> dict[str, int] | None:
+        """A match's score, ``{"W": …, "B": …}`` (its view's ``match.score``); else None."""
+        return None
+
     def legal(self) -> list[dict[str, Any]]:
         """The actions open to the side to act, as frames a client may send."""
         raise NotImplementedError
@@ -337,16 +341,19 @@ class RaceTable(Table):
         return race_view(self.game) | {"kind": self.kind}
 
 
-def race_view(game: RaceGame) -> dict[str, Any]:
+def race_view(game: RaceGame, ids: dict[str, str] | None = None) -> dict[str, Any]:
+    """The game as clients see it (built for every move: kept cheap). ``ids``: gnubg's
+    IDs when the caller has them (a match's carry its score), else the money game's."""
     position = game.position
     turn = game.turn
     to_act = game.to_act
+    text = position.text()
     return {
         "variant": game.rules.name,
         "options": game.options.to_json(),
         "phase": game.phase.name.lower(),
-        "position": position.text(),
-        "board": position.text() if turn is None else turn.board().text(),
+        "position": text,
+        "board": text if turn is None else turn.board().text(),
         "turn": position.turn.letter,
         "to_act": None if to_act is None else to_act.letter,
         "white_seat": game.white_seat,
@@ -365,7 +372,7 @@ def race_view(game: RaceGame) -> dict[str, Any]:
         "last": None
         if game.before_play is None
         else {"side": game.before_play.turn.letter, "before": game.before_play.text()},
-        "ids": gnubg_ids(game),
+        "ids": gnubg_ids(game) if ids is None else ids,
     }
 
 
@@ -406,15 +413,19 @@ class MatchTable(RaceTable):
         state, events = self.step(act.Start(), dice)
         return type(self)(state), events
 
+    def score(self) -> dict[str, int] | None:
+        match: Match = self.state
+        return {"W": match.score[Side.WHITE], "B": match.score[Side.BLACK]}
+
     def view(self) -> dict[str, Any]:
         match: Match = self.state
         score = (match.score[Side.WHITE], match.score[Side.BLACK])
-        return race_view(match.game) | {
+        ids = gnubg_ids(match.game, length=match.length, score=score, crawford=match.crawford)
+        return race_view(match.game, ids) | {
             "kind": self.kind,
-            "ids": gnubg_ids(match.game, length=match.length, score=score, crawford=match.crawford),
             "match": {
                 "length": match.length,
-                "score": {"W": match.score[Side.WHITE], "B": match.score[Side.BLACK]},
+                "score": self.score(),
                 "game": match.number,
                 "crawford": match.crawford,
                 "result": None if match.result is None else match.result.to_json(),
