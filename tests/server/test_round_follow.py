@@ -37,7 +37,7 @@ from sheshbesh.server.rounds.round import Round
 from sheshbesh.server.rounds.start import start_game
 from sheshbesh.server.settings import Settings
 from sheshbesh.store.db import Database
-from sheshbesh.store.group import Behind, MoveWrite
+from sheshbesh.store.group import Behind, GroupWriter, MoveWrite
 from sheshbesh.store.models import Game, GameEvent
 from sheshbesh.store.models import Request as GameRequest
 
@@ -219,6 +219,66 @@ def test_a_failed_batch_fails_only_its_bad_move_and_the_writer_goes_on(
         assert await stored_seqs(club) == [0, 1]
 
     run(settings, body)
+
+
+def sqlite_settings(tmp_path: Path) -> Settings:
+    return Settings(database_url=str(tmp_path / "club.db"), password_profile="fast")
+
+
+def move_of_g1(seq: int) -> MoveWrite:
+    """Game g1's move to ``seq`` (decided at ``seq - 1``), one event."""
+    columns = {"seq": seq, "clock": None, "at": 2.5, "dice_secret": None, "next_roll": 1}
+    return MoveWrite("g1", seq - 1, [{"seq": seq, "type": "move"}], columns)
+
+
+def test_while_moves_keep_coming_the_writer_lingers_until_the_batch_is_full(
+    tmp_path: Path,
+) -> None:
+    """A move queued while a batch is being written means moves keep coming: the next
+    batch waits for company (the linger) and goes as soon as it holds ``cap`` moves.
+    The linger here is an hour, so only the cap can have sent the second batch."""
+
+    async def body(club: Club, ann: int, bob: int) -> None:
+        writer = GroupWriter(club.db, linger=3600.0, cap=3)
+        async with club.db._write_lock:  # the first batch's write waits on SQLite's lock
+            first = asyncio.ensure_future(writer.write(move_of_g1(1)))
+            while writer.running is None or writer.queue:  # the writer took it as its batch
+                await asyncio.sleep(0)
+            second = asyncio.ensure_future(writer.write(move_of_g1(2)))
+        await first
+        while writer.full is None:  # written; now lingering, move 2 queued alone
+            await asyncio.sleep(0)
+        assert writer.batches == 1 and not second.done()
+        third = asyncio.ensure_future(writer.write(move_of_g1(3)))
+        await asyncio.sleep(0)
+        assert writer.full is not None and not writer.full.is_set()  # two of three
+        fourth = asyncio.ensure_future(writer.write(move_of_g1(4)))
+        await asyncio.gather(second, third, fourth)
+        assert (writer.batches, writer.moves) == (2, 4)
+        assert await stored_seqs(club) == [0, 1, 2, 3, 4]
+
+    run(sqlite_settings(tmp_path), body)
+
+
+def test_a_move_that_finds_the_writer_idle_is_written_at_once(tmp_path: Path) -> None:
+    """No linger for the first batch: a quiet club's move waits for nobody (an hour's
+    linger would hold this test up for an hour)."""
+
+    async def body(club: Club, ann: int, bob: int) -> None:
+        writer = GroupWriter(club.db, linger=3600.0)
+        await writer.write(move_of_g1(1))
+        await writer.write(move_of_g1(2))  # the writer had gone idle again
+        assert (writer.batches, writer.moves) == (2, 2)
+        assert await stored_seqs(club) == [0, 1, 2]
+
+    run(sqlite_settings(tmp_path), body)
+
+
+def test_the_linger_is_postgresqls_unless_set(postgres_url: str, tmp_path: Path) -> None:
+    assert Database(postgres_url).group.linger == GroupWriter.LINGER > 0
+    assert Database(str(tmp_path / "a.db")).group.linger == 0
+    assert Database(postgres_url, linger=0).group.linger == 0
+    assert Settings.from_env().group_linger is None
 
 
 def test_follow_folds_a_published_move_without_the_database(pg_settings: Settings) -> None:

@@ -78,7 +78,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        db = Database(settings.database_url)
+        db = Database(settings.database_url, linger=settings.group_linger)
         await db.migrate()
         bus = make_bus(settings.redis_url)
         await bus.start()

@@ -119,6 +119,9 @@ class Settings:
     node_heartbeat: float = 10.0
     """Seconds between two "alive" marks of this process; three missed and its spectators
     stop counting (``rounds.spectate``)."""
+    group_linger: float | None = None
+    """Seconds the group commit waits for more moves before it writes a batch while moves
+    keep coming (``store.group``); None: 4 ms on PostgreSQL, none on SQLite."""
 
     @property
     def arrival(self) -> float:
@@ -147,7 +150,8 @@ class Settings:
             values["bots"] = env["SHESHBESH_BOTS"] not in ("0", "false", "")
         floats = ("bot_delay", "bot_patience", "frame_rate", "frame_burst", "socket_open_rate",
                   "socket_open_burst", "request_grace", "session_check",
-                  "session_sweep", "node_heartbeat", "chouette_break")  # fmt: skip
+                  "session_sweep", "node_heartbeat", "chouette_break",
+                  "group_linger")  # fmt: skip
         for name in floats:
             if env.get(f"SHESHBESH_{name.upper()}"):
                 values[name] = float(env[f"SHESHBESH_{name.upper()}"])

@@ -66,7 +66,7 @@ def insert_new(
 class Database:
     """The engine and its session factory; ``transaction()`` is the only way to write."""
 
-    def __init__(self, url: str, *, echo: bool = False) -> None:
+    def __init__(self, url: str, *, echo: bool = False, linger: float | None = None) -> None:
         self.url = async_url(url)
         self.is_sqlite = make_url(self.url).get_backend_name() == "sqlite"
         options: dict[str, Any] = {"echo": echo}
@@ -84,7 +84,9 @@ class Database:
             autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
             self.readers = async_sessionmaker(autocommit, expire_on_commit=False)
         self._write_lock = asyncio.Lock()
-        self.group = GroupWriter(self)
+        if linger is None:
+            linger = 0.0 if self.is_sqlite else GroupWriter.LINGER
+        self.group = GroupWriter(self, linger)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:

@@ -20,11 +20,18 @@ process stored a move, a timeout or an abort first) fails with :class:`Behind`
 and writes nothing; its round catches up and decides again. No row lock, no
 read before the write: a batch is one round trip, the statement being its own
 transaction, whatever its size.
+
+While moves keep coming (some queued while a batch was being written), the writer
+lingers a moment (:attr:`GroupWriter.LINGER`, up to :attr:`GroupWriter.CAP` moves)
+before the next batch, so each statement carries more moves: at 500 games on three
+processes that was a tenth less CPU per move and a lower p99 (docs/performance.md).
+A move that finds the writer idle is written at once: a quiet club pays nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -58,23 +65,39 @@ class GroupWriter:
     """Queues :class:`MoveWrite` s and stores each batch in one transaction."""
 
     COLUMNS = ("seq", "clock", "dice_secret", "next_roll")
+    LINGER = 0.004
+    """Seconds PostgreSQL's writer waits for company before a batch while moves keep coming."""
+    CAP = 64
+    """Moves that end a linger at once: the batch is as full as it is worth waiting for."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, linger: float = 0.0, cap: int = CAP) -> None:
         self.db = db
+        self.linger = linger
+        self.cap = cap
         self.queue: list[MoveWrite] = []
         self.running: asyncio.Task[None] | None = None
+        self.full: asyncio.Event | None = None  # set when the queue reaches the cap
         self.batches = 0
         self.moves = 0
 
     async def write(self, move: MoveWrite) -> None:
         """Store ``move`` (with whatever else is queued); return once it is committed."""
         self.queue.append(move)
+        if len(self.queue) >= self.cap and self.full is not None:
+            self.full.set()
         if self.running is None or self.running.done():
             self.running = asyncio.get_running_loop().create_task(self._drain())
         await move.done
 
     async def _drain(self) -> None:
+        busy = False  # the first batch goes at once; a next one means moves keep coming
         while self.queue:
+            if busy and self.linger > 0 and len(self.queue) < self.cap:
+                self.full = asyncio.Event()  # made in the running loop, each time
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.full.wait(), self.linger)
+                self.full = None
+            busy = True
             batch, self.queue = self.queue, []
             try:
                 await self._store(batch)
