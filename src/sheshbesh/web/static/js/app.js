@@ -190,7 +190,8 @@ export function banner(message, kind = "") {
 }
 
 // Each route() is a visit; a page whose mount finishes after a newer visit began
-// is unmounted at once (else its sockets and listeners would outlive it).
+// is unmounted at once (else its sockets and listeners would outlive it, and what
+// it drew after its first await would stand beside the newer page).
 let routed = 0;
 
 async function route() {
@@ -203,6 +204,10 @@ async function route() {
   banner("");
   const main = document.getElementById("main");
   clear(main);
+  // The visit's own box: a page that mounts late writes into it, and once a newer
+  // visit has cleared main it is nowhere on screen (display: contents: no box).
+  const page = h("div", { class: "page" });
+  main.append(page);
   for (const [pattern, load, extra = {}, names = []] of ROUTES) {
     const found = path.match(pattern);
     if (!found) continue;
@@ -211,7 +216,7 @@ async function route() {
     for (const [key, value] of Object.entries(extra)) params.set(key, value);
     try {
       const view = await load();
-      const cleanup = (await view.mount(main, { ...ctx, params })) || null;
+      const cleanup = (await view.mount(page, { ...ctx, params })) || null;
       if (routed !== visit) {  // he went elsewhere while it loaded: the newer page owns main
         if (cleanup) cleanup();
         return;
@@ -220,12 +225,12 @@ async function route() {
     } catch (error) {
       console.error(error);
       if (routed !== visit) return;
-      main.append(h("p", { class: "error" }, t("error.page", { message: error.message })));
+      page.append(h("p", { class: "error" }, t("error.page", { message: error.message })));
     }
     main.focus({ preventScroll: true });
     return;
   }
-  main.append(h("h1", {}, t("error.not_found")), h("a", { href: "#/" }, t("nav.lobby")));
+  page.append(h("h1", {}, t("error.not_found")), h("a", { href: "#/" }, t("nav.lobby")));
 }
 
 async function boot() {
