@@ -24,7 +24,7 @@ transaction, whatever its size.
 While moves keep coming (some queued while a batch was being written), the writer
 lingers a moment (:attr:`GroupWriter.LINGER`, up to :attr:`GroupWriter.CAP` moves)
 before the next batch, so each statement carries more moves: at 500 games on three
-processes a quarter fewer statements and a sixth less database CPU; the servers' CPU
+processes 15-33 % fewer statements and 3-4 points less database CPU; the servers' CPU
 and the p99 moved less than the machine's drift (docs/decisions.md).
 A move that finds the writer idle is written at once: a quiet club pays nothing.
 """
