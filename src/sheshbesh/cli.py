@@ -320,11 +320,12 @@ def _train(args: argparse.Namespace) -> int:
     import time
 
     from sheshbesh.bots.nets.net import Net
-    from sheshbesh.bots.nets.train import train
+    from sheshbesh.bots.nets.train import Schedule, train
 
     out = args.out or f"{args.variant}.npz"
     log_path = args.log or os.path.splitext(out)[0] + ".log"
-    net = Net.load(args.resume) if args.resume else Net.create(args.variant, args.seed)
+    net = Net.load(args.resume, widen=True) if args.resume else Net.create(args.variant, args.seed)
+    schedule = Schedule() if args.alpha_floor is None else Schedule(floor=args.alpha_floor)
     if net.variant != args.variant:
         raise ValueError(f"{args.resume} holds a {net.variant} net, not {args.variant}")
     began = time.perf_counter()
@@ -336,10 +337,12 @@ def _train(args: argparse.Namespace) -> int:
             print(line, flush=True)
 
         resumed = f" --resume {args.resume} (at {net.games} games)" if args.resume else ""
+        if args.alpha_floor is not None:
+            resumed += f" --alpha-floor {args.alpha_floor:g}"
         write(f"# sheshbesh train {args.variant} --games {args.games} --seed {args.seed}"
               f"{resumed} (checkpoints: {args.checkpoint_games} games vs {args.against} "
               f"every {args.checkpoint})")  # fmt: skip
-        train(net, args.games, args.seed, checkpoint=args.checkpoint,
+        train(net, args.games, args.seed, schedule=schedule, checkpoint=args.checkpoint,
               checkpoint_games=args.checkpoint_games, opponent=args.against, log=write,
               save=lambda trained: trained.save(out))  # fmt: skip
         net.save(out)
@@ -441,7 +444,12 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--against", default="expectimax:medium")
     train.add_argument(
         "--resume", default=None, metavar="WEIGHTS",
-        help="go on from these weights (their game count and α) for --games more games",
+        help="go on from these weights (their game count and α) for --games more games; "
+        "inputs the encoding has gained since start at weight zero",
+    )  # fmt: skip
+    train.add_argument(
+        "--alpha-floor", type=float, default=None, metavar="ALPHA",
+        help="the least learning rate (default 0.01): α halves every 20 000 games to it",
     )  # fmt: skip
 
     perft = commands.add_parser("perft", help="count move-tree leaves (draughts)")

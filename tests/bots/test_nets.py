@@ -117,6 +117,85 @@ def test_jacquet_courier_and_the_home_anchor():
     assert seen["my_courier_travelling"] == 0 and seen["my_anchor_1_2"] == 1
 
 
+SHOTS = {1: 11, 2: 12, 3: 14, 4: 15, 5: 15, 6: 17, 7: 6, 8: 6, 9: 5, 10: 3, 11: 2, 12: 3,
+         15: 1, 16: 1, 18: 1, 20: 1, 24: 1}  # fmt: skip
+"""The backgammon player's table: rolls of 36 that hit a lone blot d pips from one checker."""
+
+
+@pytest.mark.parametrize(
+    ("variant", "blot", "behind"),
+    [
+        # Opposite numbering: Black's own point 1 + d is d pips short of White's 24.
+        ("caucasian_nardy", 24, lambda d: 1 + d if d < 24 else "bar"),
+        # RB-1, shared numbering: Black's own 1 + d is d pips short of White's own 1.
+        ("russian_backgammon", 1, lambda d: 1 + d if d < 24 else "new"),
+    ],
+)
+def test_shots_at_a_blot_are_the_published_table(variant, blot, behind):
+    for distance in range(1, 25):
+        p = Position.from_own(variant, white={blot: 1}, black={behind(distance): 1})
+        seen = inputs(p)
+        expected = SHOTS.get(distance, 0) / 36
+        assert seen["my_blots_hit"] == pytest.approx(expected), distance
+        # A hit sends the blot back from its own point to the bar: 25 − point pips.
+        assert seen["my_blot_pips"] == pytest.approx(expected * (25 - blot) / 25), distance
+        # Black's lone checker is a blot too, which White's may reach going the other way.
+        assert seen["their_blots_hit"] * 36 == pytest.approx(brute_shots(p.pass_turn()))
+
+
+def test_shots_touch_down_only_on_open_points_and_the_bar_enters_first():
+    # Black's checker on its own 13 is 8 pips short of White's blot on its 20 (Black's
+    # 5): 6-2, 5-3, 4-4 and 2-2 hit. White's point 16 (Black's 9, four pips on) closes
+    # 4-4 and 2-2, both of which must touch down there.
+    open_route = Position.from_own("caucasian_nardy", white={20: 1}, black={13: 1})
+    assert inputs(open_route)["my_blots_hit"] == pytest.approx(6 / 36)
+    blocked = Position.from_own("caucasian_nardy", white={20: 1, 16: 2}, black={13: 1})
+    assert inputs(blocked)["my_blots_hit"] == pytest.approx(4 / 36)
+    # With a Black checker on the bar it enters first (BF-11), and the checker on 13
+    # has only what is left: 6-2, 5-3 and 2-2 no longer hit, 4-4 still does (one 4
+    # enters, two carry the 13 to 5), and 5-5 brings the bar checker itself 20 pips.
+    barred = Position.from_own("caucasian_nardy", white={20: 1}, black={13: 1, "bar": 1})
+    assert inputs(barred)["my_blots_hit"] == pytest.approx(2 / 36)
+    assert brute_shots(barred) == 2
+
+
+def brute_shots(position: Position) -> int:
+    """Rolls of 36 with which the side not to move has a legal play hitting a blot of the
+    side to move: the move generator (the rules themselves) as the oracle."""
+    me, them = position.turn, position.pass_turn()
+    return sum(
+        any(play.after.bar[me] > position.bar[me] for play in them.legal_plays((a, b)))
+        for a in range(1, 7)
+        for b in range(1, 7)
+    )
+
+
+@pytest.mark.parametrize("variant", ["caucasian_nardy", "russian_backgammon"])
+def test_shots_agree_with_every_legal_play_of_the_36_rolls(variant):
+    """The input is an estimate (BF-9's maximum can forbid the only hitting play, and an
+    RB double's complement is not followed), so it must agree with the move generator in
+    nearly every position of random games, and never be far off."""
+    rng = random.Random(3)
+    agree = total = 0
+    for _ in range(6):
+        position, opening = Position.start(variant), True
+        for _ in range(150):
+            dice = roll(rng, position, opening)
+            opening = False
+            plays = position.legal_plays(dice)
+            position = rng.choice(plays).after if plays else position.pass_turn()
+            if 15 in (position.off[W], position.off[B]):
+                break
+            if position.owed:
+                continue
+            estimate = round(inputs(position)["my_blots_hit"] * 36)
+            exact = brute_shots(position)
+            assert abs(estimate - exact) <= 4, position.text()
+            agree += estimate == exact
+            total += 1
+    assert total > 300 and agree >= 0.97 * total, (agree, total)
+
+
 @pytest.mark.parametrize("variant", sorted(OWN_VARIANTS))
 def test_views_of_candidates_match_the_positions_and_outcomes_match_the_rules(variant):
     """The fast path (search tuples) and the slow one (positions) agree, ends included."""
@@ -176,6 +255,27 @@ def test_training_is_deterministic_and_weights_round_trip(tmp_path):
     first.save(tmp_path / "plakoto.npz")
     loaded = Net.load(tmp_path / "plakoto.npz")
     assert loaded.games == 6 and np.array_equal(loaded.w1, first.w1)
+
+
+def test_weights_from_before_new_inputs_widen_and_play_as_before(tmp_path):
+    """The shots were added at the end of the hitting games' encoding: older weights
+    load for training on (``--resume``) with zero weight on them, and only then."""
+    net = Net.create("caucasian_nardy", seed=3)
+    added = ["my_blots_hit", "my_blot_pips", "their_blots_hit", "their_blot_pips"]
+    assert list(input_names(net.rules)[-4:]) == added
+    # Net() checks the shapes, so the older file is written by hand.
+    np.savez_compressed(tmp_path / "old.npz", variant="caucasian_nardy", w1=net.w1[:, :-4],
+                        b1=net.b1, w2=net.w2, b2=net.b2, games=7)  # fmt: skip
+    with pytest.raises(ValueError, match="inputs"):
+        Net.load(tmp_path / "old.npz")
+    widened = Net.load(tmp_path / "old.npz", widen=True)
+    assert widened.games == 7 and not widened.w1[:, -4:].any()
+    position = Position.from_own("caucasian_nardy", white={20: 1, 13: 14}, black={13: 15})
+    x = encode(view_of(position)[None, :], net.rules)
+    assert x[0, -4:].any()  # the new inputs are not zero here, yet change nothing
+    x_without = x.copy()
+    x_without[:, -4:] = 0
+    assert np.allclose(widened.forward(x)[1], widened.forward(x_without)[1])
 
 
 def test_a_run_stopped_after_a_checkpoint_left_the_weights_of_a_shorter_run():

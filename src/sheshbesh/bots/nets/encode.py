@@ -10,7 +10,8 @@ Two steps, both over a whole batch of candidate positions at once (numpy):
    player would name: checkers per point (gnubg's thresholds), the bar and
    unentered checkers, borne off, pips, and what the variant's own rules make
    matter (heads, blocks and LN-7's six-point run, Plakoto's pins and mothers,
-   Jacquet's courier, Russian backgammon's owed complement). :func:`input_names`
+   Jacquet's courier, Russian backgammon's owed complement, and in the hitting
+   games the shots at each side's blots). :func:`input_names`
    names every column, so tests and curious players can read an encoding.
 """
 
@@ -225,6 +226,9 @@ def input_names(rules: RaceRules) -> tuple[str, ...]:
             names += [f"{who}_pinned@{point}" for point in range(1, 25)]
     if rules.doubles_chain:
         names += [f"owed{die}" for die in range(1, 7)]
+    if rules.has_bar:
+        for who in ("my", "their"):
+            names += [f"{who}_blots_hit", f"{who}_blot_pips"]
     return tuple(names)
 
 
@@ -331,6 +335,91 @@ def _side_features(
     return np.stack(columns, axis=1)
 
 
+# --- shots: what hitting games add (Caucasian nardy, Russian backgammon) ------------------
+
+
+def _rolls() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The 15 mixed rolls' dice, the 6 doubles' die, and the 21 rolls' weights (of 36)."""
+    mixed = [(a, b) for a in range(1, 7) for b in range(a + 1, 7)]
+    first = np.array([a for a, _ in mixed], dtype=np.int64)
+    second = np.array([b for _, b in mixed], dtype=np.int64)
+    weight = np.array([2.0] * len(mixed) + [1.0] * 6)
+    return first, second, np.arange(1, 7, dtype=np.int64), weight
+
+
+_FIRST, _SECOND, _DOUBLE, _ROLL_WEIGHT = _rolls()
+_LANE_BITS = np.arange(1, 25, dtype=np.int64)
+
+
+def _lane_mask(lanes: np.ndarray) -> np.ndarray:
+    """Rows of 24 booleans (lane points 1–24) as bit masks, bit x for lane point x."""
+    mask: np.ndarray = lanes.astype(np.int64) @ _BITS << 1
+    return mask
+
+
+def _shots(
+    rules: RaceRules,
+    own: np.ndarray,
+    foe_own: np.ndarray,
+    foe_bar: np.ndarray,
+    foe_new: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each side (rows as in :func:`_side_features`): the share of the opponent's 36
+    rolls that hit one of its blots were the opponent to roll now, and the pips such a
+    roll costs it on average (the furthest-travelled blot it can hit, over 25).
+
+    Worked along the opponent's lane as bit masks: lane point x (1–24) is the
+    opponent's own point 25 − x, so a step of d shifts the opponent's checkers d bits
+    up; bit 0 is its bar and its unentered checkers. A shot of two or more steps
+    needs each point it touches down on open (not two of the blot's side: BF-8).
+    Checkers on the bar enter first (BF-11, RB-6): each takes a die, or a step of a
+    double, whose entry point is open, and only what is left moves the rest. The
+    exact rules sometimes differ (BF-9's maximum can forbid the hitting play); against
+    every legal play of all 36 rolls these counts are exact in about 99 % of the
+    positions of random games (tests/bots/test_nets.py).
+    """
+    lane = _perm(rules)[24 - _LANE_BITS]  # own column of lane point x = 1 … 24
+    mine = own[:, lane]
+    blots = _lane_mask(mine == 1)[:, None]
+    open_ = (_lane_mask(mine < 2) | 1)[:, None]
+    field = (_lane_mask(foe_own[:, ::-1] > 0) | (foe_new > 0))[:, None]
+    entering = np.minimum(foe_bar, 4)[:, None]
+    free = np.where(entering == 0, field, 0)
+    one = entering == 1
+    a, b = _FIRST, _SECOND
+    # Mixed rolls: a free checker moves one die or both; with one checker on the bar it
+    # enters (perhaps hitting, perhaps going on) and the other die moves anything;
+    # with two or more, both dice enter.
+    by_a, by_b = free << a, free << b
+    reach = by_a | by_b | ((by_a & open_) << b) | ((by_b & open_) << a)
+    enter_a, enter_b = 1 << a, 1 << b
+    reach |= np.where(entering > 0, enter_a | enter_b, 0)
+    reach |= np.where(one, ((enter_a & open_) << b) | ((enter_b & open_) << a), 0)
+    reach |= np.where(one & ((open_ >> a) & 1 == 1), field << b, 0)
+    reach |= np.where(one & ((open_ >> b) & 1 == 1), field << a, 0)
+    # Doubles: four steps; the bar's checkers take the first ones, one of them may go
+    # on with what the others leave, and the rest move with the steps left over.
+    d = _DOUBLE
+    bar_steps = np.where(entering > 0, 5 - entering, 0)
+    rest_steps = np.where((entering > 0) & ((open_ >> d) & 1 == 1), 4 - entering, 0)
+    doubles = np.zeros((len(own), 6), dtype=np.int64)
+    walking = np.broadcast_to(free, doubles.shape)
+    from_bar = np.where(entering > 0, 1, 0) + doubles
+    resting = np.where(entering > 0, field, 0) + doubles
+    for step in range(1, 5):
+        walking, from_bar, resting = walking << d, from_bar << d, resting << d
+        doubles |= walking
+        doubles |= np.where(step <= bar_steps, from_bar, 0)
+        doubles |= np.where(step <= rest_steps, resting, 0)
+        walking, from_bar, resting = walking & open_, from_bar & open_, resting & open_
+    hits = np.concatenate([reach, doubles], axis=1) & blots  # (rows, 21): lane bits hit
+    chance = (hits != 0) @ _ROLL_WEIGHT / 36
+    travelled = 24 - lane  # pips a blot on lane point x has come: 25 − its own point
+    hit_points = (hits[:, :, None] >> _LANE_BITS) & 1
+    pips = (hit_points * travelled).max(axis=2) @ _ROLL_WEIGHT / (36 * 25)
+    return chance, pips
+
+
 def encode(views: np.ndarray, rules: RaceRules) -> np.ndarray:
     """Inputs (``(n, len(input_names(rules)))`` floats) of ``views`` of ``rules``' game.
 
@@ -372,6 +461,11 @@ def encode(views: np.ndarray, rules: RaceRules) -> np.ndarray:
     if rules.doubles_chain:
         owed = views[:, OWED]
         columns.append(owed[:, None] == np.arange(1, 7)[None, :])
+    if rules.has_bar:
+        foe_bar = np.concatenate([views[:, THEIR_BAR], views[:, MY_BAR]])
+        foe_new = np.concatenate([views[:, THEIR_NEW], views[:, MY_NEW]])
+        chance, pips = _shots(rules, own, foe_own, foe_bar, foe_new)
+        columns += [np.stack([chance[:n], pips[:n], chance[n:], pips[n:]], axis=1)]
     return np.concatenate(columns, axis=1, dtype=np.float64)
 
 

@@ -140,12 +140,19 @@ class Net:
         )  # fmt: skip
 
     @classmethod
-    def load(cls, source: Path | str | IO[bytes]) -> Net:
+    def load(cls, source: Path | str | IO[bytes], *, widen: bool = False) -> Net:
+        """The saved weights; ``widen`` lets weights from before inputs were added at the
+        end of the variant's encoding load with zero weights on the new inputs, so the
+        net plays exactly as before until training gives them weight."""
         with np.load(source, allow_pickle=False) as data:
-            return cls(
-                str(data["variant"]), data["w1"], data["b1"], data["w2"], data["b2"],
-                int(data["games"]),
-            )  # fmt: skip
+            variant, w1 = str(data["variant"]), data["w1"]
+            if widen:
+                from sheshbesh.games.race.position import find_rules
+
+                missing = len(input_names(find_rules(variant))) - w1.shape[1]
+                if missing > 0:
+                    w1 = np.concatenate([w1, np.zeros((w1.shape[0], missing))], axis=1)
+            return cls(variant, w1, data["b1"], data["w2"], data["b2"], int(data["games"]))
 
 
 class Learner:
