@@ -212,6 +212,22 @@ def test_a_flag_that_falls_before_its_player_ever_arrived_aborts_the_game(pair):
     assert ann.get("/api/users/ann").json()["playban"]["offences"] == 0
 
 
+def test_the_abort_names_the_player_whose_flag_fell_not_the_one_still_on_his_way(pair, quick_club):
+    """Neither has opened the game when Ann's one-second flag falls (Bob, who accepted,
+    is on his way, as on a slow connection): the game is aborted for Ann's absence
+    alone. A spectator, who never counts as a player arriving, sees it."""
+    ann, bob = pair
+    offer = ann.offer(variant="draughts", stake=300, clock="fischer 1s + 0s")
+    game_id = bob.accept(offer["id"])["id"]
+    cleo = Player(quick_club.base, "cleo").register()
+    try:
+        assert until_aborted(cleo.watch(game_id)) == {"absent": [0]}
+        assert bob.get(f"/api/games/{game_id}").json()["presence"][1]["online"] is False
+    finally:
+        cleo.close()
+    assert (ann.balance(), bob.balance()) == (START, START)
+
+
 def test_a_rematch_its_asker_never_opens_is_aborted(pair):
     """Ann asks for a rematch and leaves; Bob's ask starts the game she never sees."""
     ann, bob = pair

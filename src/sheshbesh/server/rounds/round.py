@@ -463,8 +463,10 @@ class Round(Attendance):
                 self.table, self.game = table, game
                 side = self._forfeiter(game, table)
                 absent = never_arrived(game)
-                if absent and (side is not None or self._overdue(game, absent)):
-                    await store_aborted(session, game, absent, self.club.now())
+                late = self._overdue(game, absent)
+                if absent and (side is not None or late):
+                    blamed = self._blamed(table, side, absent, late)
+                    await store_aborted(session, game, blamed, self.club.now())
                     aborted = True
                 elif side is not None:
                     applied = await self._apply(session, game, table, table.timeout(side))
@@ -491,11 +493,27 @@ class Round(Attendance):
             return table.side_of(seat)
         return None
 
-    def _overdue(self, game: Game, seats: tuple[int, ...]) -> bool:
-        """Whether one of these seats has been away for its whole grace, whoever is to act."""
+    def _overdue(self, game: Game, seats: tuple[int, ...]) -> tuple[int, ...]:
+        """Those of these seats that have been away for their whole grace, whoever is to act."""
         now = self.club.now()
-        return any(now >= (away_of(game, seat) or now) + self._grace(game, seat)
-                   for seat in seats)  # fmt: skip
+        return tuple(seat for seat in seats
+                     if now >= (away_of(game, seat) or now) + self._grace(game, seat))  # fmt: skip
+
+    @staticmethod
+    def _blamed(
+        table: Table, side: Side | None, absent: tuple[int, ...], late: tuple[int, ...]
+    ) -> tuple[int, ...]:
+        """Whose absence aborts the game: the seat whose flag fell (or grace ran out) when
+        that player never came, else those overdue, else everyone who never came.
+
+        The player who accepted a request is on his way to the game when it starts; on a
+        slow connection a one-second flag of the other may fall before he is in. The
+        abort is for the other's absence, and says so, not "both never arrived".
+        """
+        forfeiter = None if side is None else table.seat_of(side)
+        if forfeiter in absent:
+            return (forfeiter,)
+        return late or absent
 
     async def _apply(self, session: AsyncSession, game: Game, table: Table, action: Any) -> Applied:
         club = self.club
