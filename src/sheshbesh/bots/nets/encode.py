@@ -348,7 +348,8 @@ def _rolls() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 
 _FIRST, _SECOND, _DOUBLE, _ROLL_WEIGHT = _rolls()
-_LANE_BITS = np.arange(1, 25, dtype=np.int64)
+_LANE_POINTS = np.arange(1, 25, dtype=np.int64)
+"""Lane points 1–24: each one's bit in a lane mask."""
 
 
 def _lane_mask(lanes: np.ndarray) -> np.ndarray:
@@ -378,7 +379,7 @@ def _shots(
     every legal play of all 36 rolls these counts are exact in about 99 % of the
     positions of random games (tests/bots/test_nets.py).
     """
-    lane = _perm(rules)[24 - _LANE_BITS]  # own column of lane point x = 1 … 24
+    lane = _perm(rules)[24 - _LANE_POINTS]  # own column of lane point x = 1 … 24
     mine = own[:, lane]
     blots = _lane_mask(mine == 1)[:, None]
     open_ = (_lane_mask(mine < 2) | 1)[:, None]
@@ -415,7 +416,7 @@ def _shots(
     hits = np.concatenate([reach, doubles], axis=1) & blots  # (rows, 21): lane bits hit
     chance = (hits != 0) @ _ROLL_WEIGHT / 36
     travelled = 24 - lane  # pips a blot on lane point x has come: 25 − its own point
-    hit_points = (hits[:, :, None] >> _LANE_BITS) & 1
+    hit_points = (hits[:, :, None] >> _LANE_POINTS) & 1
     pips = (hit_points * travelled).max(axis=2) @ _ROLL_WEIGHT / (36 * 25)
     return chance, pips
 
