@@ -4,8 +4,8 @@ Both sides are the net bot at the same level (0-ply "hard" by default), each wit
 its own weights; colours alternate game by game, on arena seeds from 500 000 on
 (never training, checkpoint or ``bench/bots.py`` seeds). Older weights load
 widened (:meth:`Net.load` with ``widen``), so a net from before inputs were added
-plays as it did. Prints the new weights' share of games and points a game, with
-95 % intervals, and the CPU seconds it took.
+plays as it did. Prints the new weights' share of games (a draw counts half) and
+points a game, with 95 % intervals, and the CPU seconds it took.
 
     python bench/net_h2h.py VARIANT OLD.npz NEW.npz [--games 2000] [--level hard]
 """
@@ -19,29 +19,25 @@ import time
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from sheshbesh.bots.arena import play_bout
 from sheshbesh.bots.nets.bot import NetBot
 from sheshbesh.bots.nets.net import Net
+from sheshbesh.bots.nets.train import duel
 
 FIRST_SEED = 500_000
 
 
 def head_to_head(variant: str, old: Net, new: Net, games: int, level: str) -> str:
-    wins = points = squares = 0.0
     began = time.process_time()
-    for game in range(games):
-        seed = FIRST_SEED + game
-        mine = NetBot(level, seed=seed, nets={variant: new})
-        theirs = NetBot(level, seed=seed, nets={variant: old})
-        flip = game % 2 == 1
-        bout = play_bout((theirs, mine) if flip else (mine, theirs), variant, seed=seed)
-        me = 1 if flip else 0
-        gained = bout.points if bout.winner == me else -bout.points
-        wins += bout.winner == me
-        points += gained
-        squares += gained * gained
-    share, mean = wins / games, points / games
-    spread = math.sqrt(max(squares / games - mean * mean, 0.0))
+    results = duel(
+        variant,
+        lambda seed: NetBot(level, seed=seed, nets={variant: new}),
+        lambda seed: NetBot(level, seed=seed, nets={variant: old}),
+        games,
+        FIRST_SEED,
+    )
+    share = sum(score for score, _ in results) / games
+    mean = sum(points for _, points in results) / games
+    spread = math.sqrt(max(sum(p * p for _, p in results) / games - mean * mean, 0.0))
     return (
         f"{variant} {level}: new ({new.games} games) against old ({old.games}): "
         f"{share:.1%} ±{1.96 * math.sqrt(share * (1 - share) / games):.1%}, "

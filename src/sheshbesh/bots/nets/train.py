@@ -18,6 +18,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,6 +27,9 @@ from sheshbesh.games.race.moves import Play
 
 from .encode import encode, view_of, views_after
 from .net import Learner, Net
+
+if TYPE_CHECKING:
+    from sheshbesh.bots.base import Bot
 
 MAX_PLIES = 3000
 """A self-play game this long is dropped unfinished (none came near it; a guard only)."""
@@ -177,30 +181,51 @@ def self_play(
         learner.observe(x, white)
 
 
+def duel(
+    variant: str,
+    mine: Callable[[int], Bot],
+    theirs: Callable[[int], Bot],
+    games: int,
+    first_seed: int,
+) -> list[tuple[float, int]]:
+    """Each game's score (1, ½ for a draw, 0) and points for the bot ``mine`` makes,
+    against the one ``theirs`` makes (both given the game's arena seed), colours
+    alternating, on arena seeds from ``first_seed``."""
+    from sheshbesh.bots.arena import play_bout
+
+    results = []
+    for game in range(games):
+        seed = first_seed + game
+        flip = game % 2 == 1
+        bots = (theirs(seed), mine(seed)) if flip else (mine(seed), theirs(seed))
+        bout = play_bout(bots, variant, seed=seed)
+        me = 1 if flip else 0
+        if bout.winner is None:
+            results.append((0.5, 0))
+        elif bout.winner == me:
+            results.append((1.0, bout.points))
+        else:
+            results.append((0.0, -bout.points))
+    return results
+
+
 def strength(net: Net, opponent: str, games: int) -> tuple[float, float]:
     """Score and points per game of ``net`` at 0-ply against ``opponent``, colours
     alternating, on arena seeds from :data:`CHECKPOINT_SEEDS`."""
-    from sheshbesh.bots.arena import play_bout
     from sheshbesh.bots.registry import make_bot
 
     from .bot import NetBot
 
-    score = points = 0.0
-    for game in range(games):
-        seed = CHECKPOINT_SEEDS + game
-        mine = NetBot("hard", seed=seed, nets={net.variant: net})
-        theirs = make_bot(opponent, seed=seed + 1)
-        flip = game % 2 == 1
-        bout = play_bout((theirs, mine) if flip else (mine, theirs), net.variant, seed=seed)
-        me = 1 if flip else 0
-        if bout.winner is None:
-            score += 0.5
-        elif bout.winner == me:
-            score += 1
-            points += bout.points
-        else:
-            points -= bout.points
-    return score / games, points / games
+    results = duel(
+        net.variant,
+        lambda seed: NetBot("hard", seed=seed, nets={net.variant: net}),
+        lambda seed: make_bot(opponent, seed=seed + 1),
+        games,
+        CHECKPOINT_SEEDS,
+    )
+    return sum(r[0] for r in results) / games, sum(r[1] for r in results) / games
 
 
-__all__ = ["CHECKPOINT_SEEDS", "Checkpoint", "Choice", "Schedule", "best_play", "roll", "train"]
+__all__ = [
+    "CHECKPOINT_SEEDS", "Checkpoint", "Choice", "Schedule", "best_play", "duel", "roll", "train",
+]  # fmt: skip
