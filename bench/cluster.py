@@ -342,7 +342,8 @@ def details(o: Outcome) -> str:
     r = o.run
     lines = [load.details(r)]
     client = r.total("cpu_s") / max(1e-9, r.seconds) * 100
-    lines.append(f"  client: {client:.0f}% CPU ({len(r.results)} processes on the same cores),"
+    lines.append(f"  client: {client:.0f}% CPU ({len(r.results)} processes on the same cores,"
+                 f" {r.client_loop}),"
                  f" event-loop lag p99 {load.pct(r.merged('lag'), 99):.1f} ms")  # fmt: skip
     lines.append(f"  reconnects {r.total('reconnects'):.0f}; load average {o.load_average:.1f}"
                  " when the run started" + (f"; fault: {o.fault}" if o.fault else ""))  # fmt: skip
@@ -395,6 +396,7 @@ def main() -> int:
     parser.add_argument("--deflate", action="store_true")
     parser.add_argument("--http-concurrency", type=int, default=16)
     parser.add_argument("--seed", type=int, default=1)
+    load.add_client_loop(parser)
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.quick:

@@ -197,6 +197,9 @@ class Config:
     bases: tuple[str, ...] = ()
     """Several processes (bench/cluster.py): a pair's two players sit on neighbouring ones,
     and a player whose process is gone goes on through the next (``?v=``)."""
+    loop: str = "uvloop"
+    """The players' event loop: uvloop, as the servers run, or asyncio's own (the players
+    share the servers' cores, so what they spend is taken from the club)."""
 
     def home(self, pair: int, index: int) -> str:
         """The process the ``index``-th player of pair number ``pair`` starts on."""
@@ -670,7 +673,12 @@ def worker_main(
     conn: multiprocessing.connection.Connection, config: Config, pairs: list[int]
 ) -> None:
     try:
-        asyncio.run(Worker(config, pairs).main(conn))
+        if config.loop == "uvloop":
+            import uvloop
+
+            uvloop.run(Worker(config, pairs).main(conn))
+        else:
+            asyncio.run(Worker(config, pairs).main(conn))
     except Refused as error:
         conn.send(("failed", error.kind))
     except Exception as error:
@@ -698,6 +706,7 @@ class Run:
     rss_each: list[int] = field(default_factory=list)
     calls: tuple[int, int] = (0, 0)
     """System calls the server processes made in the window: reads, writes."""
+    client_loop: str = ""
 
     def merged(self, key: str) -> list[float]:
         return sorted(x for r in self.results for x in r[key])
@@ -738,7 +747,7 @@ def play(args: argparse.Namespace, games: int, servers: list[Server],
     """Bring ``games`` games to life on running ``servers`` (one, or a cluster's processes,
     the players spread over them), play for ``args.seconds``, measure. ``during`` is
     called about once a second in the window with the seconds since it opened."""
-    outcome = Run(games)
+    outcome = Run(games, client_loop=args.client_loop)
     ctx = multiprocessing.get_context("fork")
 
     def rss() -> int:
@@ -747,7 +756,8 @@ def play(args: argparse.Namespace, games: int, servers: list[Server],
     outcome.rss_idle = rss()
     bases = tuple(server.base for server in servers) if len(servers) > 1 else ()
     config = Config(servers[0].base, args.think, args.seconds, args.stake, args.variants,
-                    args.deflate, args.http_concurrency, args.seed, bases)  # fmt: skip
+                    args.deflate, args.http_concurrency, args.seed, bases,
+                    args.client_loop)  # fmt: skip
     workers = max(1, min(args.workers, games))
     shares = [list(range(w, games, workers)) for w in range(workers)]
     procs, conns = [], []
@@ -893,7 +903,7 @@ def machine(args: argparse.Namespace) -> str:
         f"machine: {os.cpu_count()} cores, {psutil.virtual_memory().total / 2**30:.0f} GiB;"
         f" load average {os.getloadavg()[0]:.1f} before the run (other work shares the cores)",
         f"server: 1 uvicorn process, SQLite (WAL); client: {args.workers} worker process(es)"
-        " on the same cores",
+        f" on the same cores ({args.client_loop})",
         f"play: {','.join(args.variants)}, stake {args.stake}, think {think}, {args.seconds:g} s"
         f" window, permessage-deflate {'on' if args.deflate else 'off'}",
         "latency: action sent -> the opponent's socket has its event (ms);"
@@ -902,6 +912,11 @@ def machine(args: argparse.Namespace) -> str:
 
 
 # --- main -----------------------------------------------------------------------------
+
+
+def add_client_loop(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--client-loop", choices=("uvloop", "asyncio"), default="uvloop",
+                        help="the simulated players' event loop (default: uvloop)")  # fmt: skip
 
 
 def parse_think(text: str) -> tuple[float, float]:
@@ -929,6 +944,7 @@ def main() -> int:
                         help="offer permessage-deflate as browsers do (default: off)")  # fmt: skip
     parser.add_argument("--http-concurrency", type=int, default=16)
     parser.add_argument("--seed", type=int, default=1)
+    add_client_loop(parser)
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # clean up on kill, too
     if args.quick:
