@@ -259,7 +259,7 @@ class Round(Attendance):
         if seat is None or table is None or game is None:
             return
         menu = table.legal()
-        raises = [frame for frame in ({"type": "double"}, {"type": "beaver"}) if frame in menu]
+        raises = [{"type": kind} for kind in sorted(RAISES) if {"type": kind} in menu]
         if not raises:
             return
         uncovered = set()
