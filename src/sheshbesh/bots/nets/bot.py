@@ -86,6 +86,8 @@ class NetBot(RaceBot):
         choice = best_play(net, game.position, plays, weights)
         index, equity = choice.index, choice.equity
         if self.level.plies == 0:
+            if plays[0].after.owed and plays[0].after.turn is game.position.turn:
+                return plays[through_complement(net, plays, equity, weights)]
             return plays[index]
         limit = self.level.budget if budget is None else min(budget, self.level.budget)
         deadline = self.clock() + limit
@@ -109,6 +111,29 @@ class NetBot(RaceBot):
             equity = -equity
         offered = 1.0 + (values[0] if level >= 2 else 0.0) + (values[1] if level >= 3 else 0.0)
         return offered >= equity
+
+
+def through_complement(net: Net, plays: tuple[Play, ...], equity: np.ndarray,
+                       weights: np.ndarray) -> int:  # fmt: skip
+    """RB-8: the four moves of a double, each of the :data:`WIDTH` best read on their
+    own, valued by the best four moves of the complement that follow in the same
+    turn (no dice are rolled between them, so this is still 0-ply). The net alone
+    values a position with a complement owed worse than the position after it."""
+    mover = plays[0].before.turn
+    best, best_value = int(np.argmax(equity)), -np.inf
+    for candidate in np.argsort(-equity, kind="stable")[:WIDTH]:
+        after = plays[candidate].after
+        if after.outcome() is not None:  # the double bore off the last checker
+            value = float(equity[candidate])
+        elif owed := after.legal_plays((after.owed, after.owed)):
+            value = float(best_play(net, after, owed, weights).equity.max())
+        else:
+            passed = after.pass_turn()
+            value = float(net.equity(outputs_of(net, passed), weights)[0])
+            value = value if passed.turn is mover else -value
+        if value > best_value:
+            best, best_value = int(candidate), value
+    return best
 
 
 def one_ply(net: Net, position: Position, me: Side, weights: np.ndarray) -> float:
@@ -148,4 +173,4 @@ def outputs_of(net: Net, position: Position) -> np.ndarray:
     return net.forward(encode(views, net.rules))[1]
 
 
-__all__ = ["LEVELS", "NetBot", "one_ply", "outputs_of", "shipped"]
+__all__ = ["LEVELS", "NetBot", "one_ply", "outputs_of", "shipped", "through_complement"]
