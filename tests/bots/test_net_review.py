@@ -179,6 +179,28 @@ def reviewed(request: pytest.FixtureRequest) -> tuple[list[Event], GameAnalysis]
     return events, analyse_race_net(created, events, plies=0)
 
 
+def test_rb_8_a_doubles_first_four_moves_are_judged_with_their_complement() -> None:
+    """The 0-ply bot plays a double's first part by the complement after it; the 0-ply
+    review judges it the same way, so the bot's own game loses nothing there, where
+    the net alone would call some of those parts errors."""
+    created, events = net_game("russian_backgammon", seed=11)
+    analysis = analyse_race_net(created, events, plies=0)
+    firsts = [
+        entry for entry in analysis.entries
+        if entry.counted and entry.dice[0] == entry.dice[1] and ":c" not in entry.position
+    ]  # fmt: skip
+    assert len(firsts) >= 3
+    assert all(entry.equity_lost == pytest.approx(0.0, abs=1e-9) for entry in firsts)
+    net = shipped("russian_backgammon")
+    alone = 0
+    for entry in firsts:
+        position = Position.from_text("russian_backgammon", entry.position)
+        plays = position.legal_plays(entry.dice)
+        index = best_play(net, position, plays, net.level_weights((1.0, 1.0))).index
+        alone += plays[index].notation() != entry.action
+    assert alone > 0  # the net alone would have played some of them otherwise
+
+
 def test_the_totals_add_up_to_the_entries(reviewed) -> None:
     _, analysis = reviewed
     for side in ("W", "B"):

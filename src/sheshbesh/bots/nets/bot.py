@@ -86,7 +86,7 @@ class NetBot(RaceBot):
         choice = best_play(net, game.position, plays, weights)
         index, equity = choice.index, choice.equity
         if self.level.plies == 0:
-            if plays[0].after.owed and plays[0].after.turn is game.position.turn:
+            if leaves_complement(plays):
                 return plays[through_complement(net, plays, equity, weights)]
             return plays[index]
         limit = self.level.budget if budget is None else min(budget, self.level.budget)
@@ -113,27 +113,39 @@ class NetBot(RaceBot):
         return offered >= equity
 
 
+def leaves_complement(plays: tuple[Play, ...]) -> bool:
+    """Whether these plays are a double's first four moves, its complement owed (RB-8)."""
+    return bool(plays[0].after.owed) and plays[0].after.turn is plays[0].before.turn
+
+
 def through_complement(net: Net, plays: tuple[Play, ...], equity: np.ndarray,
                        weights: np.ndarray) -> int:  # fmt: skip
     """RB-8: the four moves of a double, each of the :data:`WIDTH` best read on their
     own, valued by the best four moves of the complement that follow in the same
     turn (no dice are rolled between them, so this is still 0-ply). The net alone
     values a position with a complement owed worse than the position after it."""
+    order = np.argsort(-equity, kind="stable")[:WIDTH].tolist()
+    values = complement_values(net, plays, order, equity, weights)
+    return int(max(order, key=lambda i: values[i]))
+
+
+def complement_values(net: Net, plays: tuple[Play, ...], judged: list[int],
+                      equity: np.ndarray, weights: np.ndarray) -> dict[int, float]:  # fmt: skip
+    """Equity for the mover of each judged first part of a double: the best complement
+    play after it; a first part that ends the game keeps its exact ``equity``."""
     mover = plays[0].before.turn
-    best, best_value = int(np.argmax(equity)), -np.inf
-    for candidate in np.argsort(-equity, kind="stable")[:WIDTH]:
+    values = {}
+    for candidate in judged:
         after = plays[candidate].after
         if after.outcome() is not None:  # the double bore off the last checker
-            value = float(equity[candidate])
+            values[candidate] = float(equity[candidate])
         elif owed := after.legal_plays((after.owed, after.owed)):
-            value = float(best_play(net, after, owed, weights).equity.max())
+            values[candidate] = float(best_play(net, after, owed, weights).equity.max())
         else:
             passed = after.pass_turn()
             value = float(net.equity(outputs_of(net, passed), weights)[0])
-            value = value if passed.turn is mover else -value
-        if value > best_value:
-            best, best_value = int(candidate), value
-    return best
+            values[candidate] = value if passed.turn is mover else -value
+    return values
 
 
 def one_ply(net: Net, position: Position, me: Side, weights: np.ndarray) -> float:
@@ -173,4 +185,7 @@ def outputs_of(net: Net, position: Position) -> np.ndarray:
     return net.forward(encode(views, net.rules))[1]
 
 
-__all__ = ["LEVELS", "NetBot", "one_ply", "outputs_of", "shipped", "through_complement"]
+__all__ = [
+    "LEVELS", "NetBot", "complement_values", "leaves_complement", "one_ply", "outputs_of",
+    "shipped", "through_complement",
+]  # fmt: skip

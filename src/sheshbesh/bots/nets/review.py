@@ -9,7 +9,9 @@ The log is folded with the play layer's own ``evolve``, and before each play:
   net (the bot's own equity: its outcome outputs weighed with the table's level
   points, so mars, koks and Plakoto's mother win count as they pay). ``plies``
   0 and 1 judge at 0-ply; 2 looks one roll further (the 1-ply of the "expert"
-  level) at the :data:`~.bot.WIDTH` best plays and the one played;
+  level) at the :data:`~.bot.WIDTH` best plays and the one played; a Russian
+  backgammon double's first four moves are judged with the complement after
+  them, as the bots play them (RB-8);
 * the roll's luck: the equity after the roll (its best play's, before moving)
   minus the average over the rolls the side could have got, at 0-ply: the 15
   non-doubles for an opening roll (BF-14) and a Russian backgammon first turn
@@ -35,7 +37,7 @@ from sheshbesh.play.race import RaceGame, evolve, from_created
 from ..analysis import AnalysisError
 from ..analysis_report import Entry, GameAnalysis
 from ..expectimax import FIRST_ROLLS, OWN_VARIANTS, level_values, rolls_for
-from .bot import WIDTH, one_ply, outputs_of, shipped
+from .bot import WIDTH, complement_values, leaves_complement, one_ply, outputs_of, shipped
 from .net import Net
 from .train import best_play
 
@@ -132,12 +134,18 @@ class _Judge:
         self, position: Position, plays: tuple[Play, ...], chosen: int, final: bool
     ) -> dict[int, float]:
         """Equity for the mover of the plays worth judging: all at 0-ply; at 1-ply the
-        :data:`WIDTH` best by 0-ply and the one played, each a roll further."""
+        :data:`WIDTH` best by 0-ply and the one played, each a roll further. A double's
+        first four moves in Russian backgammon are judged, at 0-ply too, as the 0-ply
+        bot plays them: the :data:`WIDTH` best and the one played, each by the best
+        complement after it (RB-8, :func:`~.bot.through_complement`)."""
         equity = self.equities(position, plays, final)
-        if self.depth == 0 or final:
+        complement = not final and leaves_complement(plays)
+        if final or (self.depth == 0 and not complement):
             return dict(enumerate(equity.tolist()))
         order = np.argsort(-equity, kind="stable")[:WIDTH].tolist()
         judged = [*order, chosen] if chosen not in order else order
+        if self.depth == 0:
+            return complement_values(self.net, plays, judged, equity, self.weights)
         me = position.turn
         return {i: one_ply(self.net, plays[i].after, me, self.weights) for i in judged}
 
