@@ -77,11 +77,12 @@ def test_coming_back_in_time_keeps_the_game_alive(pair):
 
 
 def test_a_fallen_flag_ends_the_game_and_settles_the_escrow(pair):
-    # 3 s, not 1: a flag that falls before its player ever opened the game aborts it (the
-    # test below), and on a loaded machine the two sockets may take a second to open
+    # 8 s, not 1: a flag that falls before both players have opened the game aborts it
+    # (the tests below), and on a loaded machine the two sockets may take seconds to open
+    # (at a tenth of a core, one took more than one); the clock runs from the game's start
     ann, bob = pair
-    _, a, _ = open_game(ann, bob, variant="draughts", stake=300, clock="fischer 3s + 0s")
-    a.until(lambda f: f["t"] == "state" and f["d"]["result"] is not None, timeout=10)
+    _, a, _ = open_game(ann, bob, variant="draughts", stake=300, clock="fischer 8s + 0s")
+    a.until(lambda f: f["t"] == "state" and f["d"]["result"] is not None, timeout=30)
     result = a.state["result"]
     assert result["winner"] == "B" and a.events[-2]["type"] == "timeout"
     assert (ann.balance(), bob.balance()) == (START - 300, START + 300)
