@@ -123,7 +123,8 @@ def through_complement(net: Net, plays: tuple[Play, ...], equity: np.ndarray,
     """RB-8: the four moves of a double, each of the :data:`WIDTH` best read on their
     own, valued by the best four moves of the complement that follow in the same
     turn (no dice are rolled between them, so this is still 0-ply). The net alone
-    values a position with a complement owed worse than the position after it."""
+    reads a position with a complement owed less well than the positions after it
+    (docs/decisions.md)."""
     order = np.argsort(-equity, kind="stable")[:WIDTH].tolist()
     values = complement_values(net, plays, order, equity, weights)
     return int(max(order, key=lambda i: values[i]))
