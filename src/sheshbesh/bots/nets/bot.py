@@ -91,7 +91,7 @@ class NetBot(RaceBot):
             return plays[index]
         limit = self.level.budget if budget is None else min(budget, self.level.budget)
         deadline = self.clock() + limit
-        order = np.argsort(-equity, kind="stable")[:WIDTH]
+        order = leaders(equity)
         best, best_value = plays[index], -np.inf
         for rank, candidate in enumerate(order):
             if rank >= 2 and self.clock() > deadline:
@@ -113,6 +113,12 @@ class NetBot(RaceBot):
         return offered >= equity
 
 
+def leaders(equity: np.ndarray) -> list[int]:
+    """The :data:`WIDTH` plays the net values best, best first (ties in the move
+    generator's order): the ones a deeper look is spent on."""
+    return [int(i) for i in np.argsort(-equity, kind="stable")[:WIDTH]]
+
+
 def leaves_complement(plays: tuple[Play, ...]) -> bool:
     """Whether these plays are a double's first four moves, its complement owed (RB-8)."""
     return bool(plays[0].after.owed) and plays[0].after.turn is plays[0].before.turn
@@ -125,7 +131,7 @@ def through_complement(net: Net, plays: tuple[Play, ...], equity: np.ndarray,
     turn (no dice are rolled between them, so this is still 0-ply). The net alone
     reads a position with a complement owed less well than the positions after it
     (docs/decisions.md)."""
-    order = np.argsort(-equity, kind="stable")[:WIDTH].tolist()
+    order = leaders(equity)
     values = complement_values(net, plays, order, equity, weights)
     return int(max(order, key=lambda i: values[i]))
 
@@ -187,6 +193,6 @@ def outputs_of(net: Net, position: Position) -> np.ndarray:
 
 
 __all__ = [
-    "LEVELS", "NetBot", "complement_values", "leaves_complement", "one_ply", "outputs_of",
-    "shipped", "through_complement",
+    "LEVELS", "NetBot", "complement_values", "leaders", "leaves_complement", "one_ply",
+    "outputs_of", "shipped", "through_complement",
 ]  # fmt: skip

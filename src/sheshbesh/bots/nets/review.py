@@ -37,7 +37,7 @@ from sheshbesh.play.race import RaceGame, evolve, from_created
 from ..analysis import AnalysisError
 from ..analysis_report import Entry, GameAnalysis
 from ..expectimax import FIRST_ROLLS, OWN_VARIANTS, level_values, rolls_for
-from .bot import WIDTH, complement_values, leaves_complement, one_ply, outputs_of, shipped
+from .bot import complement_values, leaders, leaves_complement, one_ply, outputs_of, shipped
 from .net import Net
 from .train import best_play
 
@@ -134,15 +134,15 @@ class _Judge:
         self, position: Position, plays: tuple[Play, ...], chosen: int, final: bool
     ) -> dict[int, float]:
         """Equity for the mover of the plays worth judging: all at 0-ply; at 1-ply the
-        :data:`WIDTH` best by 0-ply and the one played, each a roll further. A double's
+        :data:`~.bot.WIDTH` best by 0-ply and the one played, each a roll further. A double's
         first four moves in Russian backgammon are judged, at 0-ply too, as the 0-ply
-        bot plays them: the :data:`WIDTH` best and the one played, each by the best
+        bot plays them: the :data:`~.bot.WIDTH` best and the one played, each by the best
         complement after it (RB-8, :func:`~.bot.through_complement`)."""
         equity = self.equities(position, plays, final)
         complement = not final and leaves_complement(plays)
         if final or (self.depth == 0 and not complement):
             return dict(enumerate(equity.tolist()))
-        order = np.argsort(-equity, kind="stable")[:WIDTH].tolist()
+        order = leaders(equity)
         judged = [*order, chosen] if chosen not in order else order
         if self.depth == 0:
             return complement_values(self.net, plays, judged, equity, self.weights)
