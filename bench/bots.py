@@ -33,11 +33,16 @@ can be played in parts, on different days, and added up:
   rather than wall-clock seconds. A bot then searches as far as it would on an idle
   machine however busy this one is, so a part can run at the lowest priority beside
   other work. (Think times in the table stay wall-clock.)
+- ``--core-speed K`` (with ``--cpu-clock``) stretches those budgets by K, for a
+  machine whose cores are K times slower than the reference (``bench/cpu_speed.py``
+  there over here): expert then searches as far as it would here, and the games
+  add up with this machine's.
 
     python bench/bots.py [--games 1000] [--table random,ladder,pubeval]
                          [--variants backgammon,plakoto,…] [--engines gnubg,…] [--jobs 2]
                          [--opening-plies 4] [--budget 0.1]
-                         [--seeds 1-250] [--record FILE] [--cpu-clock] [--tally FILE…]
+                         [--seeds 1-250] [--record FILE] [--cpu-clock [--core-speed K]]
+                         [--tally FILE…]
 """
 
 from __future__ import annotations
@@ -51,7 +56,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -141,6 +146,7 @@ def append_record(path: Path, pairing: Pairing, game: Game, settings: Settings) 
         "think": [round(t, 4) for t in game.think],
         "budget": settings.budget,
         "cpu_clock": settings.cpu_clock,
+        **({"core_speed": settings.core_speed} if settings.core_speed != 1.0 else {}),
     }
     with path.open("a", encoding="utf-8") as out:
         out.write(json.dumps(line, separators=(",", ":")) + "\n")
@@ -185,13 +191,21 @@ class Settings:
     budget: float | None = None
     cpu_clock: bool = False
     record: Path | None = None
+    core_speed: float = 1.0
+    """With ``cpu_clock``: budgets are CPU seconds of a core this many times faster."""
 
 
 def bot(spec: str, seed: int, settings: Settings) -> Bot:
     made = make_bot(spec, seed=seed)
     if settings.cpu_clock and isinstance(made, ExpectimaxBot | NetBot):
-        made.clock = time.thread_time  # this thread's CPU seconds: a busy machine steals none
+        # this thread's CPU seconds: a busy machine steals none
+        made.clock = time.thread_time if settings.core_speed == 1.0 else slowed(settings.core_speed)
     return made
+
+
+def slowed(factor: float) -> Callable[[], float]:
+    """A CPU clock that ticks ``factor`` times slower, for cores that slow."""
+    return lambda: time.thread_time() / factor
 
 
 def play_games(pairing: Pairing, seeds: list[int], settings: Settings) -> Tally:
@@ -355,9 +369,14 @@ def main() -> None:
                         help="append one JSON line per game to this file")  # fmt: skip
     parser.add_argument("--cpu-clock", action="store_true",
                         help="budgets in the bot thread's CPU seconds, not wall-clock")  # fmt: skip
+    parser.add_argument("--core-speed", type=float, default=1.0,
+                        help="with --cpu-clock: this machine's cores are this many times "
+                             "slower than the reference; budgets stretch to match")  # fmt: skip
     parser.add_argument("--tally", type=Path, nargs="+", default=None,
                         help="print the rows of these record files and play nothing")  # fmt: skip
     args = parser.parse_args()
+    if args.core_speed != 1.0 and not (args.cpu_clock and args.core_speed > 0):
+        parser.error("--core-speed needs --cpu-clock and a positive factor")
     if args.tally:
         print_tallies(args.tally)
         return
@@ -375,7 +394,7 @@ def main() -> None:
             continue
         began = time.perf_counter()
         seeds = args.seeds or list(range(1, args.games + 1))
-        settings = Settings(args.budget, args.cpu_clock, args.record)
+        settings = Settings(args.budget, args.cpu_clock, args.record, args.core_speed)
         if args.record is not None and args.record.exists():
             done = recorded_seeds(args.record, pairing)
             if done:

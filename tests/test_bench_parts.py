@@ -123,3 +123,46 @@ def test_the_cpu_clock_gives_expectimax_its_budget_in_cpu_seconds() -> None:
     before = wall.clock()
     time.sleep(0.2)
     assert wall.clock() - before >= 0.2
+
+
+def _bench_module():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("bench_bots", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_bots"] = module
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules["bench_bots"]
+    return module
+
+
+def test_a_slower_machines_budget_stretches_by_its_core_speed() -> None:
+    """``--core-speed 2`` halves the clock the bots see: 1.6 s of budget becomes 3.2 CPU
+    seconds there, the search a core twice as fast makes in 1.6."""
+    bench_bots = _bench_module()
+    made = bench_bots.bot(
+        "expectimax:expert", 1, bench_bots.Settings(cpu_clock=True, core_speed=2.0)
+    )
+    plain = bench_bots.bot("expectimax:expert", 1, bench_bots.Settings(cpu_clock=True))
+    first = (made.clock(), plain.clock())
+    deadline = time.thread_time() + 0.3
+    while time.thread_time() < deadline:  # work, so that CPU time passes
+        pass
+    slow, normal = made.clock() - first[0], plain.clock() - first[1]
+    assert normal >= 0.3
+    assert slow == pytest.approx(normal / 2, rel=0.05)
+
+
+@pytest.mark.parametrize("args", [["--core-speed", "1.5"], ["--cpu-clock", "--core-speed", "0"]])
+def test_a_core_speed_without_the_cpu_clock_is_refused(args: list[str]) -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH), *PAIRING, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "--core-speed" in done.stderr
+    assert "ladder " not in done.stdout
