@@ -92,6 +92,10 @@ def test_moves_for_a_person_and_start() -> None:
         (("moves", "backgammon", "4HPwATDgc/ABMA", "7-1"), "die 7"),
         (("moves", "backgammon", "nonsense", "3-1"), "expected 14"),
         (("moves", "plakoto", "W:W24x15:B1x15"), "give the roll"),
+        (
+            ("train", "long_nardy", "--games", "1", "--seed", "1", "--complement"),
+            "owes no complement",
+        ),
     ],
 )
 def test_bad_command_lines_say_what_is_wrong(args: tuple[str, ...], message: str) -> None:

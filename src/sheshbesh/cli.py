@@ -328,6 +328,8 @@ def _train(args: argparse.Namespace) -> int:
     schedule = Schedule() if args.alpha_floor is None else Schedule(floor=args.alpha_floor)
     if net.variant != args.variant:
         raise ValueError(f"{args.resume} holds a {net.variant} net, not {args.variant}")
+    if args.complement and not net.rules.doubles_chain:
+        raise ValueError(f"--complement is RB-8's: {args.variant} owes no complement")
     began = time.perf_counter()
     with open(log_path, "a" if args.resume else "w", encoding="utf-8") as log:
 
@@ -339,12 +341,14 @@ def _train(args: argparse.Namespace) -> int:
         resumed = f" --resume {args.resume} (at {net.games} games)" if args.resume else ""
         if args.alpha_floor is not None:
             resumed += f" --alpha-floor {args.alpha_floor:g}"
+        if args.complement:
+            resumed += " --complement"
         write(f"# sheshbesh train {args.variant} --games {args.games} --seed {args.seed}"
               f"{resumed} (checkpoints: {args.checkpoint_games} games vs {args.against} "
               f"every {args.checkpoint})")  # fmt: skip
         train(net, args.games, args.seed, schedule=schedule, checkpoint=args.checkpoint,
               checkpoint_games=args.checkpoint_games, opponent=args.against, log=write,
-              save=lambda trained: trained.save(out))  # fmt: skip
+              save=lambda trained: trained.save(out), complement=args.complement)  # fmt: skip
         net.save(out)
         write(f"# done: {net.games} games in {time.perf_counter() - began:.0f} s; weights {out}")
     return 0
@@ -450,6 +454,11 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument(
         "--alpha-floor", type=float, default=None, metavar="ALPHA",
         help="the least learning rate (default 0.01): α halves every 20 000 games to it",
+    )  # fmt: skip
+    train.add_argument(
+        "--complement", action="store_true",
+        help="RB-8: self-play chooses a double's first four moves by the complement "
+        "after them, as the 0-ply bot plays (Russian backgammon only)",
     )  # fmt: skip
 
     perft = commands.add_parser("perft", help="count move-tree leaves (draughts)")

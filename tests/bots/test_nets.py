@@ -17,7 +17,7 @@ from sheshbesh.bots.expectimax import OWN_VARIANTS
 from sheshbesh.bots.nets.bot import LEVELS, NetBot, outputs_of, shipped
 from sheshbesh.bots.nets.encode import encode, finished, input_names, view_of, views_after
 from sheshbesh.bots.nets.net import Net, flip_matrix
-from sheshbesh.bots.nets.train import best_play, roll, train
+from sheshbesh.bots.nets.train import best_play, complement_chooser, roll, train
 from sheshbesh.bots.registry import make_bot
 from sheshbesh.games.race import Position, Side
 from sheshbesh.play.options import RaceOptions
@@ -287,6 +287,39 @@ def test_rb_8_a_double_is_played_with_the_complement_that_follows_it():
                 better += mine > theirs + 1e-9
             position = rng.choice(plays).after
     assert doubles == 40 and better > 0, (doubles, better)
+
+
+def test_rb_8_training_with_the_complement_plays_as_the_0_ply_bot_plays():
+    """``sheshbesh train russian_backgammon --complement``: self-play makes the play the
+    0-ply bot would make, a double's first four moves through their complement and every
+    other play by the net alone, so the net learns from the games it will play."""
+    net = shipped("russian_backgammon")
+    weights = net.level_weights((1.0, 1.0))
+    options = RaceOptions.defaults("russian_backgammon")
+    bot, choose = NetBot("hard", seed=1), complement_chooser()
+    rng, doubles, others, apart = random.Random(26), 0, 0, 0
+    position, opening = Position.start("russian_backgammon"), True
+    while doubles < 12 or others < 40:
+        if position.outcome() is not None:
+            position, opening = Position.start("russian_backgammon"), True
+        dice = roll(rng, position, opening)
+        opening = False
+        plays = position.legal_plays(dice)
+        if not plays:
+            position = position.pass_turn()
+            continue
+        choice = best_play(net, position, plays, weights)
+        index = choose(net, plays, choice, weights)
+        game = RaceGame(position.rules, options, position, phase=Phase.MOVE)
+        assert plays[index] is bot.choose_play(game, plays, MatchContext(), None)
+        if plays[0].after.owed and plays[0].after.turn is position.turn:
+            doubles += 1
+            apart += index != choice.index
+        else:
+            others += 1
+            assert index == choice.index
+        position = rng.choice(plays).after
+    assert apart > 0, "no double where the complement changed the choice: the test sees nothing"
 
 
 def test_rb_8_a_double_that_bears_off_the_last_checkers_owes_no_complement():

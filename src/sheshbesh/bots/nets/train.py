@@ -116,21 +116,24 @@ def train(
     opponent: str = "expectimax:medium",
     log: Callable[[str], None] = print,
     save: Callable[[Net], None] | None = None,
+    complement: bool = False,
 ) -> list[Checkpoint]:
     """Play ``games`` self-play games from ``seed`` and learn from each; ``log`` gets a
     line every ``checkpoint`` games (and a checkpoint score when ``checkpoint_games``).
     Its ``seconds`` (wall) and ``cpu`` are self-play only, without the checkpoint
     games. ``save`` gets the net at each checkpoint: a run stopped later leaves the
     weights that a run of that many games makes (the dice and α depend on the games
-    played, never on ``games``)."""
+    played, never on ``games``). ``complement`` (RB-8) has self-play choose a double's
+    first four moves by the complement after them, as the 0-ply bot plays them."""
     rng = random.Random(seed)
     learner = Learner(net, schedule.lam)
     weights = net.level_weights()
     learning = cpu = 0.0
     scores: list[Checkpoint] = []
+    chooser = complement_chooser() if complement else None
     for _ in range(games):
         began, began_cpu = time.perf_counter(), time.process_time()
-        self_play(net, learner, rng, weights, schedule.at(net.games))
+        self_play(net, learner, rng, weights, schedule.at(net.games), chooser)
         learning += time.perf_counter() - began
         cpu += time.process_time() - began_cpu
         net.games += 1
@@ -149,8 +152,30 @@ def train(
     return scores
 
 
+Chooser = Callable[[Net, tuple[Play, ...], Choice, np.ndarray], int]
+"""Which play self-play makes, given what :func:`best_play` saw."""
+
+
+def complement_chooser() -> Chooser:
+    """RB-8: a double's first four moves by the best complement after them (the 0-ply
+    bot's :func:`~.bot.through_complement`), every other play by the net alone."""
+    from .bot import leaves_complement, through_complement
+
+    def choose(net: Net, plays: tuple[Play, ...], choice: Choice, weights: np.ndarray) -> int:
+        if leaves_complement(plays):
+            return through_complement(net, plays, choice.equity, weights)
+        return choice.index
+
+    return choose
+
+
 def self_play(
-    net: Net, learner: Learner, rng: random.Random, weights: np.ndarray, alpha: float
+    net: Net,
+    learner: Learner,
+    rng: random.Random,
+    weights: np.ndarray,
+    alpha: float,
+    chooser: Chooser | None = None,
 ) -> None:
     """One game of the net against itself, learning after every new position."""
     position = Position.start(net.rules, Side.WHITE)
@@ -169,7 +194,7 @@ def self_play(
             learner.observe(x, position.turn is Side.WHITE)
             continue
         choice = best_play(net, position, plays, weights)
-        index = choice.index
+        index = choice.index if chooser is None else chooser(net, plays, choice, weights)
         position = plays[index].after
         white = position.turn is Side.WHITE
         if choice.over[index]:
@@ -227,5 +252,6 @@ def strength(net: Net, opponent: str, games: int) -> tuple[float, float]:
 
 
 __all__ = [
-    "CHECKPOINT_SEEDS", "Checkpoint", "Choice", "Schedule", "best_play", "duel", "roll", "train",
+    "CHECKPOINT_SEEDS", "Checkpoint", "Choice", "Chooser", "Schedule", "best_play",
+    "complement_chooser", "duel", "roll", "train",
 ]  # fmt: skip
