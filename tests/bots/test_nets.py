@@ -14,7 +14,7 @@ import pytest
 from sheshbesh.bots.arena import play_bout
 from sheshbesh.bots.base import MatchContext, RandomRaceBot
 from sheshbesh.bots.expectimax import OWN_VARIANTS
-from sheshbesh.bots.nets.bot import LEVELS, NetBot, outputs_of, shipped
+from sheshbesh.bots.nets.bot import LEVELS, NetBot, one_ply, outputs_of, shipped
 from sheshbesh.bots.nets.encode import encode, finished, input_names, view_of, views_after
 from sheshbesh.bots.nets.net import Net, flip_matrix
 from sheshbesh.bots.nets.train import best_play, complement_chooser, roll, train
@@ -287,6 +287,34 @@ def test_rb_8_a_double_is_played_with_the_complement_that_follows_it():
                 better += mine > theirs + 1e-9
             position = rng.choice(plays).after
     assert doubles == 40 and better > 0, (doubles, better)
+
+
+def test_rb_8_one_ply_looks_a_roll_beyond_a_doubles_complement():
+    """At 1-ply a double's first four moves are valued as any play is, a roll beyond:
+    here the roll after the best complement (found one play at a time), not the
+    complement itself, which is no roll but the same turn's second half."""
+    net = shipped("russian_backgammon")
+    weights = net.level_weights((1.0, 1.0))
+    rng, seen, moved = random.Random(20), 0, 0
+    position, opening = Position.start("russian_backgammon"), True
+    while seen < 6:
+        if position.outcome() is not None:
+            position, opening = Position.start("russian_backgammon"), True
+        if position.owed and (owed := position.legal_plays((position.owed, position.owed))):
+            me = position.turn
+            values = [best_play(net, position, (play,), weights).equity[0] for play in owed]
+            complement = owed[int(np.argmax(values))]
+            value = one_ply(net, position, me, weights)
+            assert value == pytest.approx(one_ply(net, complement.after, me, weights))
+            moved += abs(value - max(values)) > 1e-6
+            seen += 1
+            position = rng.choice(owed).after
+            continue
+        dice = roll(rng, position, opening)
+        opening = False
+        plays = position.legal_plays(dice)
+        position = rng.choice(plays).after if plays else position.pass_turn()
+    assert moved == seen, "the roll beyond the complement changed no value"
 
 
 def test_rb_8_training_with_the_complement_plays_as_the_0_ply_bot_plays():

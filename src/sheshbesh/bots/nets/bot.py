@@ -4,7 +4,9 @@ without an engine.
 0-ply plays the candidate the net values best. 1-ply takes the :data:`WIDTH` best
 0-ply candidates and values each by the opponent's best 0-ply reply averaged over
 his 21 rolls (the rolls :func:`~sheshbesh.bots.expectimax.rolls_for` says, so RB-8's
-owed complement and first-turn rerolls count), within the budget like expectimax.
+first-turn rerolls count), within the budget like expectimax. A Russian backgammon
+double's first four moves are valued a roll beyond the complement that follows them
+in the same turn (RB-8): the roll after a play, not the play's own second half.
 """
 
 from __future__ import annotations
@@ -156,11 +158,19 @@ def complement_values(net: Net, plays: tuple[Play, ...], judged: list[int],
 
 
 def one_ply(net: Net, position: Position, me: Side, weights: np.ndarray) -> float:
-    """Equity for ``me`` of ``position``, its mover's best 0-ply reply to each roll."""
+    """Equity for ``me`` of ``position``, its mover's best 0-ply reply to each roll.
+
+    A complement still owed (RB-8) is no roll: the mover plays his best 0-ply
+    complement first, and the roll looked at is the one after it. A double's first
+    four moves are so valued a roll beyond their complement, as every other play
+    is valued a roll beyond itself."""
     done, exact = net.exact(_view(position))
     if done[0]:
         value = float(net.equity(exact, weights)[0])
         return value if position.turn is me else -value
+    if position.owed and (owed := position.legal_plays((position.owed, position.owed))):
+        complement = owed[best_play(net, position, owed, weights).index]
+        return one_ply(net, complement.after, me, weights)
     total = 0.0
     for dice, chance in rolls_for(position):
         plays = position.legal_plays(dice)
