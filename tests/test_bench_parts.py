@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 import time
@@ -166,3 +167,24 @@ def test_a_core_speed_without_the_cpu_clock_is_refused(args: list[str]) -> None:
     assert done.returncode == 2
     assert "--core-speed" in done.stderr
     assert "ladder " not in done.stdout
+
+
+def test_the_bench_gives_the_nets_one_blas_thread() -> None:
+    """As the server's bot workers do: with numpy's default threads a 1-ply net on a busy
+    2-core machine spent four times the CPU, which a CPU-time budget turns into a
+    weaker bot. Set before numpy loads (a value the caller sets stays)."""
+    script = (
+        "import importlib.util, os, sys\n"
+        f"spec = importlib.util.spec_from_file_location('bench_bots', {str(BENCH)!r})\n"
+        "module = importlib.util.module_from_spec(spec)\n"
+        "sys.modules['bench_bots'] = module\n"
+        "spec.loader.exec_module(module)\n"
+        "print(os.environ.get('OPENBLAS_NUM_THREADS'), os.environ.get('OMP_NUM_THREADS'))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+        env=env, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["1", "1"]
