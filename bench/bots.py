@@ -212,7 +212,8 @@ def bot(spec: str, seed: int, settings: Settings) -> Bot:
 
 
 def slowed(factor: float) -> Callable[[], float]:
-    """A CPU clock that ticks ``factor`` times slower, for cores that slow."""
+    """This thread's CPU clock, ticking ``factor`` times slower: on cores ``factor`` times
+    slower than the reference, a budget then buys the reference's search."""
     return lambda: time.thread_time() / factor
 
 
