@@ -10,13 +10,14 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pytest
 
 from sheshbesh.bots.analysis import AnalysisError
 from sheshbesh.bots.analysis_report import GameAnalysis, PlayerSummary
 from sheshbesh.bots.arena import RandomDice
-from sheshbesh.bots.expectimax import FIRST_ROLLS, OWN_VARIANTS, ROLLS
-from sheshbesh.bots.nets.bot import NetBot, shipped
+from sheshbesh.bots.expectimax import FIRST_ROLLS, OWN_VARIANTS, ROLLS, level_values
+from sheshbesh.bots.nets.bot import NetBot, leaders, outputs_of, shipped
 from sheshbesh.bots.nets.review import NetAnalysisError, analyse_race_net
 from sheshbesh.bots.nets.train import best_play
 from sheshbesh.bots.registry import analyse_log
@@ -153,6 +154,49 @@ def test_rb_8_the_opening_roll_is_one_of_the_15_non_doubles() -> None:
     assert max(lucks) - min(lucks) > 0.01  # the rolls do differ
 
 
+def test_rb_8_a_rolled_double_is_worth_its_best_first_part_through_the_complement(
+    rb_review,
+) -> None:
+    """The luck of a double is read as its play is judged: worth the best of the net's
+    8 best first parts, each by the best complement after it (found here one play at a
+    time), where the net alone would read the first part with the complement owed."""
+    analysis = rb_review
+    doubles = [
+        entry for entry in analysis.entries
+        if entry.luck is not None and entry.dice[0] == entry.dice[1] and entry.counted
+    ]  # fmt: skip
+    assert len(doubles) >= 3
+    net = shipped("russian_backgammon")
+    game, _ = RaceGame.create("russian_backgammon", RaceOptions.defaults("russian_backgammon"))
+    weights = net.level_weights(level_values(game))
+    apart = 0
+    for entry in doubles[:4]:
+        position = Position.from_text("russian_backgammon", entry.position)
+
+        def value(dice: tuple[int, int], position: Position = position) -> float:
+            plays = position.legal_plays(dice)
+            if not plays:
+                after = position.pass_turn()
+                return -float(net.equity(outputs_of(net, after), weights)[0])
+            equity = best_play(net, position, plays, weights).equity
+            if dice[0] != dice[1] or not plays[0].after.owed:
+                return float(equity.max())
+            best = -np.inf
+            for index in leaders(equity):
+                after = plays[index].after
+                for complement in after.legal_plays((after.owed, after.owed)):
+                    best = max(best, best_play(net, after, (complement,), weights).equity[0])
+            return float(best)
+
+        values = {dice: value(dice) for dice, _ in ROLLS}
+        mean = sum(chance * values[dice] for dice, chance in ROLLS)
+        assert entry.luck == pytest.approx(values[entry.dice] - mean, abs=1e-9)
+        plays = position.legal_plays(entry.dice)
+        alone = float(best_play(net, position, plays, weights).equity.max())
+        apart += abs(alone - values[entry.dice]) > 1e-3
+    assert apart > 0  # the net alone would have read some of these doubles otherwise
+
+
 # --- whole games of each variant ---------------------------------------------------------
 
 
@@ -179,12 +223,17 @@ def reviewed(request: pytest.FixtureRequest) -> tuple[list[Event], GameAnalysis]
     return events, analyse_race_net(created, events, plies=0)
 
 
-def test_rb_8_a_doubles_first_four_moves_are_judged_with_their_complement() -> None:
+@pytest.fixture(scope="module")
+def rb_review() -> GameAnalysis:
+    """The 0-ply review of a Russian backgammon game of the net against itself."""
+    return analyse_race_net(*net_game("russian_backgammon", seed=11), plies=0)
+
+
+def test_rb_8_a_doubles_first_four_moves_are_judged_with_their_complement(rb_review) -> None:
     """The 0-ply bot plays a double's first part by the complement after it; the 0-ply
     review judges it the same way, so the bot's own game loses nothing there, where
     the net alone would call some of those parts errors."""
-    created, events = net_game("russian_backgammon", seed=11)
-    analysis = analyse_race_net(created, events, plies=0)
+    analysis = rb_review
     firsts = [
         entry for entry in analysis.entries
         if entry.counted and entry.dice[0] == entry.dice[1] and ":c" not in entry.position

@@ -15,7 +15,8 @@ The log is folded with the play layer's own ``evolve``, and before each play:
 * the roll's luck: the equity after the roll (its best play's, before moving)
   minus the average over the rolls the side could have got, at 0-ply: the 15
   non-doubles for an opening roll (BF-14) and a Russian backgammon first turn
-  (RB-8); no luck for RB-8's owed complement, which nobody rolls;
+  (RB-8); no luck for RB-8's owed complement, which nobody rolls, and a rolled
+  double worth its best first part through the complement, as that part is judged;
 * a play with one choice is forced (shown, not counted), a roll that cannot be
   played is "cannot move"; LN-13's last roll is judged by its outcome, a draw
   included, which the net has no output for.
@@ -165,10 +166,17 @@ class _Judge:
         return points if outcome.winner is me else -points
 
     def roll_value(self, position: Position, dice: tuple[int, int], final: bool) -> float:
-        """The mover's equity after ``dice`` and before moving: his best play's, at 0-ply."""
+        """The mover's equity after ``dice`` and before moving: his best play's, at 0-ply.
+        A double whose first part leaves a complement owed (RB-8) is worth its best first
+        part through the complement, as :meth:`ranked` judges that part: a rolled
+        double's luck is read the way its play is."""
         plays = position.legal_plays(dice, last_roll=final)
         if plays:
-            return float(self.equities(position, plays, final).max())
+            equity = self.equities(position, plays, final)
+            if not final and leaves_complement(plays):
+                order = leaders(equity)
+                return max(complement_values(self.net, plays, order, equity, self.weights).values())
+            return float(equity.max())
         after = position.pass_turn()
         if final:
             return self.outcome_points(after, position.turn)
