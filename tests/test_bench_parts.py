@@ -91,31 +91,42 @@ def test_a_damaged_record_is_named_with_its_line(tmp_path: Path) -> None:
     assert f"{record}:2: not a game record" in done.stderr
 
 
-@pytest.mark.parametrize("text", ["0-5", "5-2", "a-b", "1-"])
-def test_a_bad_seed_range_is_refused_before_any_game(text: str) -> None:
+def refused(*args: str) -> str:
+    """The bench's error for a bad command line: exit 2, before any game is played."""
     done = subprocess.run(
-        [sys.executable, str(BENCH), *PAIRING, "--seeds", text],
+        [sys.executable, str(BENCH), *PAIRING, *args],
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
     assert done.returncode == 2
-    assert "--seeds" in done.stderr
     assert "ladder " not in done.stdout
+    return done.stderr
+
+
+@pytest.mark.parametrize("text", ["0-5", "5-2", "a-b", "1-"])
+def test_a_bad_seed_range_is_refused_before_any_game(text: str) -> None:
+    assert "--seeds" in refused("--seeds", text)
+
+
+def _bench_module():  # type: ignore[no-untyped-def]
+    """bench/bots.py loaded as a module, to call its pieces."""
+    spec = importlib.util.spec_from_file_location("bench_bots", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_bots"] = module  # its dataclasses look their module up
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules["bench_bots"]
+    return module
 
 
 def test_the_cpu_clock_gives_expectimax_its_budget_in_cpu_seconds() -> None:
     """Under ``--cpu-clock`` a sleeping thread's time does not count against the budget:
     the clock the bench hands the bots advances with work, not with the wall."""
-    spec = importlib.util.spec_from_file_location("bench_bots", BENCH)
-    assert spec is not None and spec.loader is not None
-    bench_bots = importlib.util.module_from_spec(spec)
-    sys.modules["bench_bots"] = bench_bots  # its dataclasses look their module up
-    try:
-        spec.loader.exec_module(bench_bots)
-    finally:
-        del sys.modules["bench_bots"]
+    bench_bots = _bench_module()
     made = bench_bots.bot("expectimax:expert", 1, bench_bots.Settings(cpu_clock=True))
     before = made.clock()
     time.sleep(0.2)
@@ -124,18 +135,6 @@ def test_the_cpu_clock_gives_expectimax_its_budget_in_cpu_seconds() -> None:
     before = wall.clock()
     time.sleep(0.2)
     assert wall.clock() - before >= 0.2
-
-
-def _bench_module():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("bench_bots", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_bots"] = module
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules["bench_bots"]
-    return module
 
 
 def test_a_slower_machines_budget_stretches_by_its_core_speed() -> None:
@@ -157,16 +156,7 @@ def test_a_slower_machines_budget_stretches_by_its_core_speed() -> None:
 
 @pytest.mark.parametrize("args", [["--core-speed", "1.5"], ["--cpu-clock", "--core-speed", "0"]])
 def test_a_core_speed_without_the_cpu_clock_is_refused(args: list[str]) -> None:
-    done = subprocess.run(
-        [sys.executable, str(BENCH), *PAIRING, *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 2
-    assert "--core-speed" in done.stderr
-    assert "ladder " not in done.stdout
+    assert "--core-speed" in refused(*args)
 
 
 def test_the_bench_gives_the_nets_one_blas_thread() -> None:

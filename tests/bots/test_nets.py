@@ -7,6 +7,7 @@ each test says what an input means in the game's own words.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ from sheshbesh.bots.nets.net import Net, flip_matrix
 from sheshbesh.bots.nets.train import best_play, complement_chooser, roll, train
 from sheshbesh.bots.registry import make_bot
 from sheshbesh.games.race import Position, Side
+from sheshbesh.games.race.moves import Play
 from sheshbesh.play.options import RaceOptions
 from sheshbesh.play.race import Phase, RaceGame
 
@@ -248,6 +250,26 @@ def test_the_nets_choice_is_always_a_legal_play(variant, level):
     assert bout.points >= 0 and len(bout.think[0]) > 0
 
 
+def rb_turns(
+    rng: random.Random, games: int | None = None
+) -> Iterator[tuple[Position, tuple[int, int], tuple[Play, ...]]]:
+    """Each turn with a play of random Russian backgammon games (``games`` of them, or
+    no end), its dice and plays; the game goes on by a random one of those plays."""
+    played = 0
+    while games is None or played < games:
+        position, opening = Position.start("russian_backgammon"), True
+        while position.outcome() is None:
+            dice = roll(rng, position, opening)
+            opening = False
+            plays = position.legal_plays(dice)
+            if not plays:
+                position = position.pass_turn()
+                continue
+            yield position, dice, plays
+            position = rng.choice(plays).after
+        played += 1
+
+
 def complement_value(net: Net, after: Position, weights: np.ndarray) -> float:
     """What the mover of a double's first four moves makes of the best four of the
     complement after them (RB-8), by trying every one of those."""
@@ -266,26 +288,19 @@ def test_rb_8_a_double_is_played_with_the_complement_that_follows_it():
     weights = net.level_weights((1.0, 1.0))
     options = RaceOptions.defaults("russian_backgammon")
     bot = NetBot("hard", seed=1)
-    rng, doubles, better = random.Random(19), 0, 0
-    for _ in range(4):
-        position, opening = Position.start("russian_backgammon"), True
-        while position.outcome() is None and doubles < 40:
-            dice = roll(rng, position, opening)
-            opening = False
-            plays = position.legal_plays(dice)
-            if not plays:
-                position = position.pass_turn()
-                continue
-            if dice[0] == dice[1] and not position.owed and plays[0].after.owed:
-                doubles += 1
-                game = RaceGame(position.rules, options, position, phase=Phase.MOVE)
-                chosen = bot.choose_play(game, plays, MatchContext(), None)
-                plain = plays[best_play(net, position, plays, weights).index]
-                mine = complement_value(net, chosen.after, weights)
-                theirs = complement_value(net, plain.after, weights)
-                assert mine >= theirs - 1e-9, position.text()
-                better += mine > theirs + 1e-9
-            position = rng.choice(plays).after
+    doubles = better = 0
+    for position, dice, plays in rb_turns(random.Random(19), games=4):
+        if doubles == 40:
+            break
+        if dice[0] == dice[1] and not position.owed and plays[0].after.owed:
+            doubles += 1
+            game = RaceGame(position.rules, options, position, phase=Phase.MOVE)
+            chosen = bot.choose_play(game, plays, MatchContext(), None)
+            plain = plays[best_play(net, position, plays, weights).index]
+            mine = complement_value(net, chosen.after, weights)
+            theirs = complement_value(net, plain.after, weights)
+            assert mine >= theirs - 1e-9, position.text()
+            better += mine > theirs + 1e-9
     assert doubles == 40 and better > 0, (doubles, better)
 
 
@@ -325,17 +340,10 @@ def test_rb_8_training_with_the_complement_plays_as_the_0_ply_bot_plays():
     weights = net.level_weights((1.0, 1.0))
     options = RaceOptions.defaults("russian_backgammon")
     bot, choose = NetBot("hard", seed=1), complement_chooser()
-    rng, doubles, others, apart = random.Random(26), 0, 0, 0
-    position, opening = Position.start("russian_backgammon"), True
-    while doubles < 12 or others < 40:
-        if position.outcome() is not None:
-            position, opening = Position.start("russian_backgammon"), True
-        dice = roll(rng, position, opening)
-        opening = False
-        plays = position.legal_plays(dice)
-        if not plays:
-            position = position.pass_turn()
-            continue
+    doubles = others = apart = 0
+    for position, _, plays in rb_turns(random.Random(26)):
+        if doubles >= 12 and others >= 40:
+            break
         choice = best_play(net, position, plays, weights)
         index = choose(net, plays, choice, weights)
         game = RaceGame(position.rules, options, position, phase=Phase.MOVE)
@@ -346,7 +354,6 @@ def test_rb_8_training_with_the_complement_plays_as_the_0_ply_bot_plays():
         else:
             others += 1
             assert index == choice.index
-        position = rng.choice(plays).after
     assert apart > 0, "no double where the complement changed the choice: the test sees nothing"
 
 
