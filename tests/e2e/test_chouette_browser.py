@@ -43,12 +43,25 @@ def chouette_club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def room_is(visitor: Visitor, **data: str) -> None:
-    """Wait until the room's data attributes say ``data`` (e.g. phase="board")."""
-    visitor.page.wait_for_function(
-        """(want) => { const r = document.querySelector('[data-testid=room]');
-          return !!r && Object.entries(want).every(([k, v]) => r.dataset[k] === v); }""",
-        arg=data, timeout=20_000,
-    )  # fmt: skip
+    """Wait until the room's data attributes say ``data`` (e.g. phase="board"); when they
+    never do, fail with what the room said instead and the page's errors (CI once timed
+    out here with nothing to go on). Polled on a timer, not on animation frames, which a
+    page that paints nothing for a while does not get."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        visitor.page.wait_for_function(
+            """(want) => { const r = document.querySelector('[data-testid=room]');
+              return !!r && Object.entries(want).every(([k, v]) => r.dataset[k] === v); }""",
+            arg=data, timeout=20_000, polling=100,
+        )  # fmt: skip
+    except PlaywrightTimeout:
+        shown = visitor.page.evaluate(
+            "() => ({...(document.querySelector('[data-testid=room]')?.dataset ?? {})})"
+        )
+        raise AssertionError(
+            f"{visitor.name}'s room never said {data}: it says {shown}; errors {visitor.errors}"
+        ) from None
 
 
 def shot(visitor: Visitor, name: str, full: bool = True) -> None:
