@@ -56,7 +56,9 @@ def test_a_long_nardy_game_is_reviewed_by_the_net_on_the_nardy_board(club):  # n
     box = graph.bounding_box()
     assert box is not None
     graph.click(position={"x": box["width"] - 2, "y": box["height"] / 2})
-    page.page.locator(f"[data-testid=review-detail] >> text={len(analysis['entries'])}").wait_for()
+    # (by the decision's number, not its text: "30" is also in an equity of +0.300)
+    last = len(analysis["entries"])
+    page.page.locator(f"[data-testid=review-decision][data-n='{last}']").wait_for()
     in_view = page.page.evaluate(
         """() => {
             const list = document.querySelector('[data-testid=review-list]');

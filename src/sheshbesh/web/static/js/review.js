@@ -173,7 +173,8 @@ export function reviewPanel({ t, api, id, me, nameOfSide, show }) {
         : t("review.detail.response", { name });
     return h("div", { class: "review-detail", "data-testid": "review-detail" },
       h("p", {}, h("strong", {}, heading), " ",
-        h("span", { class: "muted" }, t("review.decision", { n: number(shown + 1), of: number(analysis.entries.length) }))),
+        h("span", { class: "muted", "data-testid": "review-decision", "data-n": String(shown + 1) },
+          t("review.decision", { n: number(shown + 1), of: number(analysis.entries.length) }))),
       h("p", {}, t("review.played", { action: actionText(entry.action), equity: signed(entry.equity) })),
       h("p", { "data-testid": "review-best" }, t("review.best", { action: actionText(entry.best), equity: signed(entry.best_equity) })),
       entry.equity_lost > 0 ? h("p", {}, t("review.lost", { lost: fixed(entry.equity_lost, 3) }),
