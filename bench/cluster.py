@@ -6,7 +6,9 @@ the opponent's socket has the event) against a throwaway PostgreSQL and Redis
 processes on them. Player 2k+i of pair k starts on process (k+i) mod N, so with
 N > 1 the two players of every game sit on different processes and each move
 crosses Redis. With ``--sqlite`` the same players first play one process on
-SQLite, for the table's first row.
+SQLite, for the table's first row. ``--unix`` has the processes reach PostgreSQL
+and Redis by their Unix sockets instead of loopback TCP (measured: no difference,
+docs/performance.md).
 
 Besides load.py's figures, each PostgreSQL row has the database's own: commits per
 second (``pg_stat_database.xact_commit`` over the window), sessions waiting on a
@@ -266,8 +268,10 @@ def on_postgres(args: argparse.Namespace, nodes: int, fault: str) -> Outcome:
         servers: list[load.Server] = []
         with contextlib.ExitStack() as stack:
             for i in range(nodes):
-                server = load.Server(f"cluster{nodes}-{i}", args.deflate, database=db.url,
-                                     redis=redis[0].url)  # fmt: skip
+                database = db.cluster.unix_url(DATABASE) if args.unix else db.url
+                bus = redis[0].unix_url if args.unix else redis[0].url
+                server = load.Server(f"cluster{nodes}-{i}", args.deflate, database=database,
+                                     redis=bus)  # fmt: skip
                 servers.append(stack.enter_context(server))
             store, watch = Store(db.query), Watch(db)
             before: dict[str, int] = {}
@@ -394,6 +398,11 @@ def main() -> int:
     parser.add_argument("--stake", type=int, default=10)
     parser.add_argument("--variants", type=lambda s: tuple(s.split(",")), default=("backgammon",))
     parser.add_argument("--deflate", action="store_true")
+    parser.add_argument(
+        "--unix",
+        action="store_true",
+        help="the processes reach PostgreSQL and Redis by Unix sockets",
+    )
     parser.add_argument("--http-concurrency", type=int, default=16)
     parser.add_argument("--seed", type=int, default=1)
     load.add_client_loop(parser)

@@ -45,11 +45,17 @@ def postgres_url(postgres: pg.Cluster) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def redis_url() -> Iterator[str]:
-    """One throwaway Redis server for the whole session (started on first use); its URL."""
+def redis() -> Iterator[redis_server.RedisServer]:
+    """One throwaway Redis server for the whole session (started on first use)."""
     server = redis_server.start_or_skip()
-    yield server.url
+    yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_url(redis: redis_server.RedisServer) -> str:
+    """The session's Redis server by TCP."""
+    return redis.url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -87,6 +87,10 @@ class Cluster:
     def url(self, database: str) -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
 
+    def unix_url(self, database: str) -> str:
+        """The same database through the server's Unix socket (a club on the same machine)."""
+        return f"postgresql://postgres@/{database}?host={self.directory}&port={self.port}"
+
     def sql(self, statement: str) -> str:
         """Run one statement as the superuser in the ``postgres`` database; its output."""
         command = [

@@ -21,6 +21,8 @@ import redis
 from club_client import free_port
 
 REQUIRE = "SHESHBESH_REQUIRE_REDIS"
+SOCKET = "redis.sock"
+"""The server's Unix socket, in its directory."""
 
 
 class Unavailable(RuntimeError):
@@ -41,6 +43,11 @@ class RedisServer:
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
+    @property
+    def unix_url(self) -> str:
+        """The same server through its Unix socket (a club on the same machine)."""
+        return f"unix://{self.directory / SOCKET}?db=0"
+
     def stop(self) -> None:
         try:
             self.process.terminate()
@@ -54,10 +61,12 @@ class RedisServer:
 
 
 def _command(binary: str, port: int, directory: Path) -> list[str]:
-    """``redis-server`` on loopback ``port``, persistence off, in ``directory``."""
+    """``redis-server`` on loopback ``port`` and a Unix socket in ``directory``,
+    persistence off."""
     return [
         binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
         "--appendonly", "no", "--dir", str(directory), "--daemonize", "no",
+        "--unixsocket", str(directory / SOCKET), "--unixsocketperm", "700",
     ]  # fmt: skip
 
 

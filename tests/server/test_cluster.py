@@ -28,7 +28,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pg
 import pytest
+import redis_server
 from club_client import UNTHROTTLED, GameSocket, Player, free_port, play_randomly
 from websockets.sync.client import ClientConnection, connect
 
@@ -116,10 +118,20 @@ def running_nodes(database_url: str, redis_url: str, logs: Path, count: int = 2,
         assert "Traceback" not in node.output(), f"{node.name} failed:\n{node.output()}"
 
 
-@pytest.fixture
-def nodes(postgres_url: str, redis_url: str, tmp_path: Path) -> Iterator[tuple[Node, Node]]:
-    """Two processes started at once on one fresh database."""
-    with running_nodes(postgres_url, redis_url, tmp_path) as (one, two):
+@pytest.fixture(params=["tcp", "unix"])
+def nodes(
+    request: pytest.FixtureRequest, postgres: pg.Cluster, postgres_url: str,
+    redis: redis_server.RedisServer, tmp_path: Path,
+) -> Iterator[tuple[Node, Node]]:  # fmt: skip
+    """Two processes started at once on one fresh database; they reach PostgreSQL and
+    Redis by TCP, or by their Unix sockets as a club on the same machine may
+    (docs/deploy.md)."""
+    if request.param == "unix":
+        database_url = postgres.unix_url(postgres_url.rsplit("/", 1)[1])
+        redis_url = redis.unix_url
+    else:
+        database_url, redis_url = postgres_url, redis.url
+    with running_nodes(database_url, redis_url, tmp_path) as (one, two):
         yield one, two
 
 
