@@ -35,7 +35,7 @@ def calm_page(browser: Any, gallery_url: str) -> Any:  # noqa: F811
     context = browser.new_context(viewport={"width": 1440, "height": 900}, reduced_motion="reduce")
     page = context.new_page()
     page.goto(gallery_url)
-    page.wait_for_function("window.galleryReady === true")
+    page.wait_for_function("window.galleryReady === true", polling=100)
     yield page
     context.close()
 
@@ -125,6 +125,7 @@ def landed(page: Any, sample: str) -> None:
     page.wait_for_function(
         "id => document.querySelector(`[data-sample='${id}'] .sb-board`).dataset.flying === '0'",
         arg=sample,
+        polling=100,
     )
 
 
@@ -271,7 +272,7 @@ def phone(browser: Any, gallery_url: str) -> Any:  # noqa: F811
     )
     page = context.new_page()
     page.goto(gallery_url)
-    page.wait_for_function("window.galleryReady === true")
+    page.wait_for_function("window.galleryReady === true", polling=100)
     yield page
     context.close()
 

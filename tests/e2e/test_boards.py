@@ -69,7 +69,7 @@ def _open(browser: Any, url: str, width: int, height: int) -> tuple[Any, Any, li
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(url)
-    page.wait_for_function("window.galleryReady === true")
+    page.wait_for_function("window.galleryReady === true", polling=100)
     return context, page, errors
 
 
@@ -300,7 +300,7 @@ def test_touch_drag_and_tap_on_a_phone(browser: Any, gallery_url: str) -> None:
     try:
         page = context.new_page()
         page.goto(gallery_url)
-        page.wait_for_function("window.galleryReady === true")
+        page.wait_for_function("window.galleryReady === true", polling=100)
         cdp = context.new_cdp_session(page)
         source, target = point(page, "sn-mid", 13), point(page, "sn-mid", 8)
         source.scroll_into_view_if_needed()
@@ -311,7 +311,7 @@ def test_touch_drag_and_tap_on_a_phone(browser: Any, gallery_url: str) -> None:
             at = {"x": x0 + (x1 - x0) * i / 10, "y": y0 + (y1 - y0) * i / 10}
             cdp.send(touch, {"type": "touchMove", "touchPoints": [at]})
         cdp.send(touch, {"type": "touchEnd", "touchPoints": []})
-        page.wait_for_function("window.boardEvents.length === 1")
+        page.wait_for_function("window.boardEvents.length === 1", polling=100)
         point(page, "ln-mid", 24).tap()
         point(page, "ln-mid", 19).tap()
         assert events(page) == [

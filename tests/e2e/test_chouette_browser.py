@@ -137,7 +137,9 @@ def test_three_people_play_a_chouette_game_in_the_browser_and_a_spectator_watche
         # The owner may start once three are seated; from the lobby's row, the Start takes
         # him back to the room (a seat away at the start is given up) and starts there.
         ann.page.wait_for_function(
-            "() => !document.querySelector('[data-testid=start-game]').disabled", timeout=20_000
+            "() => !document.querySelector('[data-testid=start-game]').disabled",
+            timeout=20_000,
+            polling=100,
         )
         ann.go("#/")
         own = ann.page.locator(f"[data-testid=requests] tr[data-table='{game_id}']")
@@ -295,13 +297,14 @@ def test_an_owner_fills_his_table_with_bots_and_they_play(browser: Any, chouette
             eve.page.locator("[data-testid=add-bot]").click()
             eve.page.wait_for_function(
                 "(n) => document.querySelectorAll('[data-testid=session] tbody tr').length === n",
-                arg=taken, timeout=20_000,
+                arg=taken, timeout=20_000, polling=100,
             )  # fmt: skip
         # Three seated out of three: the table starts by itself, and the bots play.
         eve.page.wait_for_function(
             "() => !!document.querySelector('[data-testid=room]')?.dataset.phase"
             " && document.querySelector('[data-testid=room]').dataset.phase !== 'waiting'",
             timeout=30_000,
+            polling=100,
         )
         shot(eve, "chouette-room-desktop-bots")
         assert not [e for e in eve.errors if "favicon" not in e]

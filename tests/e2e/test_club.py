@@ -121,17 +121,17 @@ def wait_for_turn(players: list[Visitor], timeout: float = 20_000) -> Visitor | 
             for player in players:
                 player.page.wait_for_function(
                     "() => document.querySelector('[data-testid=room]').dataset.finished"
-                    " === 'true'", timeout=timeout,
+                    " === 'true'", timeout=timeout, polling=100,
                 )  # fmt: skip
             return None
         name = None if to_act is None else game["players"][to_act]["username"]
         mover = next((player for player in players if player.name == name), None)
         if mover is not None:
-            mover.page.wait_for_function(ROOM_AT, arg=[seq, True], timeout=timeout)
+            mover.page.wait_for_function(ROOM_AT, arg=[seq, True], timeout=timeout, polling=100)
             return mover
         players[0].page.wait_for_function(
             "([v]) => Number(document.querySelector('[data-testid=room]').dataset.v) > v",
-            arg=[seq], timeout=timeout,
+            arg=[seq], timeout=timeout, polling=100,
         )  # fmt: skip
 
 
@@ -156,6 +156,7 @@ def act_once(player: Visitor, rng: random.Random, choose: Any = None) -> None:
         " return r.dataset.pending === 'false' && Number(r.dataset.v) > v; }",
         arg=[before],
         timeout=15_000,
+        polling=100,
     )
 
 
@@ -257,7 +258,9 @@ def test_backgammon_with_a_double_and_a_take_watched_live(people):
     for page in (ann, bob, watcher):
         page.page.wait_for_selector("[data-testid=result]:not([hidden])")
     watcher.page.wait_for_function(
-        "v => document.querySelector('[data-testid=room]').dataset.v === v", arg=ann.room("v")
+        "v => document.querySelector('[data-testid=room]').dataset.v === v",
+        arg=ann.room("v"),
+        polling=100,
     )
     ann.shot("room-backgammon-finished")
     result = ann.page.evaluate(f"fetch('/api/games/{game}').then(r => r.json())")["state"]["result"]
@@ -329,6 +332,7 @@ def review_the_game(viewer: Visitor, game: str) -> None:
         "n => (document.querySelector('.replay')?.textContent || '')"
         ".includes(`Decision ${n} of ${n}`)",
         arg=last,
+        polling=100,
     )
     assert page.get_attribute("[data-testid=equity-graph] .eq-shown", "data-shown") == str(last - 1)
     viewer.shot("room-review-desktop")
@@ -360,6 +364,7 @@ def test_draughts_multi_capture_wins_the_game(people):
             " if (r.dataset.pending === 'true' || r.dataset.v !== v) return 'sent';"
             " return document.querySelector('[data-testid=board] .is-target') ? 'next' : false; }",
             arg=before,
+            polling=100,
         ).json_value()
         if went == "sent":
             break
@@ -434,7 +439,7 @@ def test_persian_is_right_to_left_and_every_page_has_screenshots(people, live_cl
             guest.page.wait_for_selector("main h1")
             guest.shot(f"{page}-{size}")
         guest.page.select_option("header select", "fa")
-        guest.page.wait_for_function("() => document.documentElement.dir === 'rtl'")
+        guest.page.wait_for_function("() => document.documentElement.dir === 'rtl'", polling=100)
         guest.go("#/")
         guest.page.wait_for_selector("[data-testid=requests]")
         assert guest.page.evaluate("document.documentElement.lang") == "fa"
@@ -473,6 +478,7 @@ def test_a_double_click_on_confirm_sends_one_action_and_a_lost_socket_resyncs(pe
             ann.page.wait_for_function(
                 "([v]) => Number(document.querySelector('[data-testid=room]').dataset.v) > v",
                 arg=[before],
+                polling=100,
             )
             break
         act_once(mover, rng, lambda kinds: "roll" if "roll" in kinds else None)
@@ -488,7 +494,7 @@ def test_a_double_click_on_confirm_sends_one_action_and_a_lost_socket_resyncs(pe
     assert len(routes) >= 2
     seq = state_of_game(bob)["seq"]
     for visitor in (ann, bob):
-        visitor.page.wait_for_function(ROOM_AT, arg=[seq, None])
+        visitor.page.wait_for_function(ROOM_AT, arg=[seq, None], polling=100)
 
 
 def test_room_and_profile_screenshots_at_both_sizes(people):

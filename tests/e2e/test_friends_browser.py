@@ -58,6 +58,7 @@ def test_friends_challenge_chat_and_an_avatar_bought_in_the_shop(browser, live_c
         bob.page.wait_for_function(
             "([n]) => Number(document.querySelector('[data-testid=unread]').textContent) > n",
             arg=[seen],
+            polling=100,
         )
         bob.go("#/notifications")
         bob.page.locator("[data-testid=notifications] li", has_text="annsocial").first.wait_for()
@@ -86,6 +87,7 @@ def test_friends_challenge_chat_and_an_avatar_bought_in_the_shop(browser, live_c
         bob.page.wait_for_function(
             "([n]) => Number(document.querySelector('[data-testid=unread]').textContent) > n",
             arg=[seen],
+            polling=100,
         )
         row = bob.page.locator("[data-testid=requests] tr[data-request]", has_text="annsocial")
         row.wait_for()
@@ -118,7 +120,7 @@ def test_friends_challenge_chat_and_an_avatar_bought_in_the_shop(browser, live_c
             act_once(player, rng)
         # the last move may be bob's: ann's page shows it once his frame arrives
         ann.page.wait_for_function(
-            "() => Number(document.querySelector('[data-testid=room]').dataset.v) >= 4"
+            "() => Number(document.querySelector('[data-testid=room]').dataset.v) >= 4", polling=100
         )
         ann.shot("social-game-desktop")
         bob.shot("social-game-bob-desktop")
@@ -194,6 +196,7 @@ def test_a_rematch_offered_in_the_room_is_accepted_live_and_both_move_to_the_new
             visitor.page.wait_for_function(
                 "([old]) => /#\\/game\\/\\w+/.test(location.hash) && !location.hash.endsWith(old)",
                 arg=[first],
+                polling=100,
             )
             visitor.page.wait_for_selector("[data-testid=board] svg")
         assert ann.page.url == bob.page.url
@@ -288,6 +291,7 @@ def test_moves_typed_in_notation_are_played(browser, live_club):
             mover.page.wait_for_function(
                 "([v]) => Number(document.querySelector('[data-testid=room]').dataset.v) > v",
                 arg=[before],
+                polling=100,
             )
             assert mover.room("mine") == "false"  # the turn passed
             moves = state_of(mover, game_id)

@@ -89,7 +89,9 @@ def play(sockets: list[GameSocket], rng: random.Random, actions: int,
 
 def seated_at(visitor: Visitor, v: int) -> None:
     visitor.page.wait_for_function(
-        "v => document.querySelector('[data-testid=room]').dataset.v === String(v)", arg=v
+        "v => document.querySelector('[data-testid=room]').dataset.v === String(v)",
+        arg=v,
+        polling=100,
     )
 
 
@@ -154,7 +156,8 @@ def shows_sheet(visitor: Visitor, want: list[str]) -> None:
     try:
         visitor.page.wait_for_function(
             "want => JSON.stringify([...document.querySelectorAll('ol.log li')]"
-            ".map(l => l.textContent)) === JSON.stringify(want)", arg=want, timeout=10_000,
+            ".map(l => l.textContent)) === JSON.stringify(want)",
+            arg=want, timeout=10_000, polling=100,
         )  # fmt: skip
     except Exception:
         assert listed(visitor) == want  # says how they differ
@@ -479,7 +482,9 @@ def test_g_on_a_phone_toasts_never_cover_the_rooms_buttons(club):
     for name in ("caltoast", "dantoast", "evetoast"):
         friend = club.player(name)
         assert friend.post("/api/friends/requests", {"username": player.name}).status_code == 201
-    page.page.wait_for_function("() => document.querySelectorAll('#toasts .toast').length === 3")
+    page.page.wait_for_function(
+        "() => document.querySelectorAll('#toasts .toast').length === 3", polling=100
+    )
     toasts = page.page.locator("#toasts .toast")
     buttons = page.page.locator("[data-testid=actions] button")
     SHOTS.mkdir(exist_ok=True)
@@ -544,6 +549,7 @@ def test_i_the_room_says_what_is_held_in_escrow_and_why(club):
     page.page.wait_for_function(
         "want => document.querySelector('[data-testid=escrow]').textContent === want",
         arg=f"600 {want}",
+        polling=100,
     )
     assert guest.page.locator("[data-testid=escrow]").is_hidden()
 

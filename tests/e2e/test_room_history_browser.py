@@ -54,12 +54,15 @@ def test_the_move_list_shows_any_earlier_position_read_only_while_the_game_goes_
     turn = next(i for i, line in enumerate(sheet) if ": " in line["text"])
     seq = sheet[turn]["seqs"][-1]
     page.page.locator("[data-testid=moves] li").nth(turn).click()
-    page.page.wait_for_function(f"document.querySelector('{ROOM}').dataset.history === '{seq}'")
+    page.page.wait_for_function(
+        f"document.querySelector('{ROOM}').dataset.history === '{seq}'", polling=100
+    )
     want = ann.get(f"/api/games/{game}/position?seq={seq}").json()["state"]
     ids = want["ids"]
     page.page.wait_for_function(
         "want => document.querySelector('[data-testid=position-id]').value === want",
         arg=f"{ids['position_id']}:{ids['match_id']}",
+        polling=100,
     )
     assert movable(page) == 0  # read only
     assert page.page.locator("[data-testid=moves] li.is-current").count() == 1
@@ -75,24 +78,31 @@ def test_the_move_list_shows_any_earlier_position_read_only_while_the_game_goes_
     page.page.keyboard.press("ArrowRight")
     following = sheet[turn + 1]["seqs"][-1]
     page.page.wait_for_function(
-        f"document.querySelector('{ROOM}').dataset.history === '{following}'"
+        f"document.querySelector('{ROOM}').dataset.history === '{following}'", polling=100
     )
     page.page.keyboard.press("ArrowLeft")
-    page.page.wait_for_function(f"document.querySelector('{ROOM}').dataset.history === '{seq}'")
+    page.page.wait_for_function(
+        f"document.querySelector('{ROOM}').dataset.history === '{seq}'", polling=100
+    )
     page.page.click("[data-testid=history-exit]")
-    page.page.wait_for_function(f"document.querySelector('{ROOM}').dataset.history === ''")
+    page.page.wait_for_function(
+        f"document.querySelector('{ROOM}').dataset.history === ''", polling=100
+    )
     live = ann.get(f"/api/games/{game}").json()["state"]
     if live.get("ids"):
         ids = live["ids"]
         page.page.wait_for_function(
             "want => document.querySelector('[data-testid=position-id]').value === want",
             arg=f"{ids['position_id']}:{ids['match_id']}",
+            polling=100,
         )
     # After a reload the list comes from the record and its lines still open positions.
     page.page.reload()
     open_room(page, game)
     page.page.locator("[data-testid=moves] li").nth(turn).click()
-    page.page.wait_for_function(f"document.querySelector('{ROOM}').dataset.history === '{seq}'")
+    page.page.wait_for_function(
+        f"document.querySelector('{ROOM}').dataset.history === '{seq}'", polling=100
+    )
 
 
 def test_a_finished_draughts_game_replays_and_copies_its_fen(club):  # noqa: F811
@@ -107,10 +117,14 @@ def test_a_finished_draughts_game_replays_and_copies_its_fen(club):  # noqa: F81
     seq = lines(guest)[-1]["seqs"][-1]
     want = ann.get(f"/api/games/{game}/position?seq={seq}").json()["state"]["position"]
     guest.page.wait_for_function(
-        "want => document.querySelector('[data-testid=position-id]').value === want", arg=want
+        "want => document.querySelector('[data-testid=position-id]').value === want",
+        arg=want,
+        polling=100,
     )
     guest.page.keyboard.press("Escape")
-    guest.page.wait_for_function(f"document.querySelector('{ROOM}').dataset.history === ''")
+    guest.page.wait_for_function(
+        f"document.querySelector('{ROOM}').dataset.history === ''", polling=100
+    )
 
 
 def bottom_colour(visitor: Visitor) -> str:
@@ -144,13 +158,15 @@ def test_the_home_board_side_is_kept_with_the_player_and_anyone_can_flip(club): 
     page.page.wait_for_function(
         """() => { const svg = document.querySelector('[data-testid=board] svg');
             const one = svg.querySelector('[data-point="1"]').getBBox();
-            return one.x < svg.viewBox.baseVal.width / 2; }"""
+            return one.x < svg.viewBox.baseVal.width / 2; }""",
+        polling=100,
     )
     assert ann.get("/api/session").json()["me"]["prefs"]["home"] == "left"
     other_tab.page.wait_for_function(  # the other tab hears it over the player's socket
         """() => { const svg = document.querySelector('[data-testid=board] svg');
             const one = svg.querySelector('[data-point="1"]').getBBox();
-            return one.x < svg.viewBox.baseVal.width / 2; }"""
+            return one.x < svg.viewBox.baseVal.width / 2; }""",
+        polling=100,
     )
     page.page.reload()
     open_room(page, game)
@@ -167,6 +183,7 @@ def test_the_home_board_side_is_kept_with_the_player_and_anyone_can_flip(club): 
         "c => { const d = document.querySelectorAll('[data-testid=board] .sb-strip-disc');"
         " return !d[d.length - 1].classList.contains('sb-' + c); }",
         arg=below,
+        polling=100,
     )
     assert (
         guest.page.evaluate(
@@ -210,7 +227,8 @@ def test_sounds_wait_for_a_gesture_and_the_mute_button_silences_them(club):  # n
     page.page.click("[data-testid=sound]")
     page.page.wait_for_function(
         "() => document.querySelector('[data-testid=sound]')"
-        ".getAttribute('aria-pressed') === 'true'"
+        ".getAttribute('aria-pressed') === 'true'",
+        polling=100,
     )
     assert ann.get("/api/session").json()["me"]["prefs"]["sound"] is False
     count = len(heard(page))
