@@ -159,6 +159,11 @@ class Watch:
     """When, and the CPU seconds of every PostgreSQL process, at the first sample."""
     cpu_share: float = float("nan")
     seen: dict[int, float] = field(default_factory=dict)
+    redis: Callable[[], int] | None = None
+    """The Redis server's pid now (a fault run starts a new one)."""
+    redis_cpu: tuple[float, float] | None = None
+    redis_seen: dict[int, float] = field(default_factory=dict)
+    redis_share: float = float("nan")
 
     def start(self) -> None:
         self.db.query("SELECT pg_stat_statements_reset()")
@@ -189,6 +194,15 @@ class Watch:
                 self.cpu = (now, self.database_cpu())
             else:
                 self.cpu_share = (self.database_cpu() - self.cpu[1]) / (now - self.cpu[0]) * 100
+        if self.redis is not None:
+            with contextlib.suppress(psutil.Error):
+                times = psutil.Process(self.redis()).cpu_times()
+                self.redis_seen[self.redis()] = times.user + times.system
+            used = sum(self.redis_seen.values())
+            if self.redis_cpu is None:
+                self.redis_cpu = (now, used)
+            else:
+                self.redis_share = (used - self.redis_cpu[1]) / (now - self.redis_cpu[0]) * 100
         self.first = self.first or (now, commits, rollbacks)
         self.last = (now, commits, rollbacks)
         self.waiting.append(waiting)
@@ -273,7 +287,7 @@ def on_postgres(args: argparse.Namespace, nodes: int, fault: str) -> Outcome:
                 server = load.Server(f"cluster{nodes}-{i}", args.deflate, database=database,
                                      redis=bus)  # fmt: skip
                 servers.append(stack.enter_context(server))
-            store, watch = Store(db.query), Watch(db)
+            store, watch = Store(db.query), Watch(db, redis=lambda: redis[0].process.pid)
             before: dict[str, int] = {}
             done: list[str] = []
 
@@ -360,7 +374,8 @@ def details(o: Outcome) -> str:
     if o.watch is not None:
         w = o.watch
         lines.append(
-            f"  database: {w.cpu_share:.0f}% CPU (its processes together);"
+            f"  database: {w.cpu_share:.0f}% CPU (its processes together; Redis"
+            f" {w.redis_share:.0f}%);"
             f" {w.commits_per_s():.0f} commits/s and {w.commits_per_s(2):.0f}"
             f" read-only transactions (rollbacks)/s; sessions waiting on a lock"
             f" mean {mean(w.waiting):.1f}, max {max(w.waiting, default=0)};"

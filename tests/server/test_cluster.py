@@ -383,3 +383,44 @@ def _record(node: Node, game_id: str) -> dict[str, Any]:
     response = httpx.get(f"{node.base}/api/games/{game_id}/record", timeout=10)
     assert response.status_code == 200, response.text
     return dict(response.json())
+
+
+def test_what_one_turn_publishes_goes_to_redis_in_one_pipeline_and_in_order(
+    redis_url: str,
+) -> None:
+    """RedisBus.publish: the messages published in one turn of the event loop (a group
+    commit's moves resume together) leave in one pipeline, one write and one read for all;
+    messages of later turns follow in later pipelines, and every process hears them in the
+    order they were published."""
+
+    async def scenario() -> None:
+        async with two_buses(redis_url) as (here, there):
+            heard: asyncio.Queue[str] = asyncio.Queue()
+            await there.subscribe("game:order", heard.put_nowait)
+            pipelines: list[Any] = []
+            make = here.redis.pipeline
+
+            def counted(*args: Any, **kwargs: Any) -> Any:
+                pipelines.append(make(*args, **kwargs))
+                return pipelines[-1]
+
+            here.redis.pipeline = counted
+            await asyncio.gather(*(here.publish("game:order", f"m{i}") for i in range(50)))
+            assert len(pipelines) == 1
+            assert [await asyncio.wait_for(heard.get(), 10) for _ in range(50)] == [
+                f"m{i}" for i in range(50)
+            ]
+
+            async def later(turns: int, text: str) -> None:
+                for _ in range(turns):
+                    await asyncio.sleep(0)
+                await here.publish("game:order", text)
+
+            waves = [(i % 4, f"w{i}") for i in range(40)]
+            await asyncio.gather(*(later(turns, text) for turns, text in waves))
+            assert 1 < len(pipelines) - 1 <= 40
+            expected = [text for _, text in sorted(waves, key=lambda wave: wave[0])]
+            assert [await asyncio.wait_for(heard.get(), 10) for _ in range(40)] == expected
+            assert heard.empty() and not here.outbox
+
+    asyncio.run(scenario())
