@@ -133,9 +133,15 @@ def through_complement(net: Net, plays: tuple[Play, ...], equity: np.ndarray,
     turn (no dice are rolled between them, so this is still 0-ply). The net alone
     reads a position with a complement owed less well than the positions after it
     (docs/decisions.md)."""
-    order = leaders(equity)
-    values = complement_values(net, plays, order, equity, weights)
-    return int(max(order, key=lambda i: values[i]))
+    values = leaders_through_complement(net, plays, equity, weights)
+    return max(values, key=values.__getitem__)  # the first of equals, as leaders() ranks them
+
+
+def leaders_through_complement(net: Net, plays: tuple[Play, ...], equity: np.ndarray,
+                               weights: np.ndarray) -> dict[int, float]:  # fmt: skip
+    """RB-8: the :func:`leaders` among a double's first parts, best first, each valued by
+    the best complement after it: what the 0-ply bot chooses by and the review judges by."""
+    return complement_values(net, plays, leaders(equity), equity, weights)
 
 
 def complement_values(net: Net, plays: tuple[Play, ...], judged: list[int],
@@ -203,6 +209,7 @@ def outputs_of(net: Net, position: Position) -> np.ndarray:
 
 
 __all__ = [
-    "LEVELS", "NetBot", "complement_values", "leaders", "leaves_complement", "one_ply",
+    "LEVELS", "NetBot", "complement_values", "leaders", "leaders_through_complement",
+    "leaves_complement", "one_ply",
     "outputs_of", "shipped", "through_complement",
 ]  # fmt: skip

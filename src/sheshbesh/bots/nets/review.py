@@ -38,7 +38,15 @@ from sheshbesh.play.race import RaceGame, evolve, from_created
 from ..analysis import AnalysisError
 from ..analysis_report import Entry, GameAnalysis
 from ..expectimax import FIRST_ROLLS, OWN_VARIANTS, level_values, rolls_for
-from .bot import complement_values, leaders, leaves_complement, one_ply, outputs_of, shipped
+from .bot import (
+    complement_values,
+    leaders,
+    leaders_through_complement,
+    leaves_complement,
+    one_ply,
+    outputs_of,
+    shipped,
+)
 from .net import Net
 from .train import best_play
 
@@ -108,45 +116,63 @@ class _Judge:
         turn = game.turn
         assert turn is not None
         position, final = game.position, game.final_turn
-        luck, actual = self.luck(position, turn.dice, rolls, final)
+        plays, equity, through = self.judged(position, turn.dice, final)  # turn.plays
+        actual = self.best_value(position, equity, through, final)
         common: dict[str, Any] = {
             "game": 1, "side": position.turn.letter, "position": position.text(),
             "position_id": position.text(), "cube": game.cube.value, "seq": event.get("seq"),
-            "dice": turn.dice, "luck": luck,
+            "dice": turn.dice, "luck": self.luck(position, turn.dice, actual, rolls, final),
         }  # fmt: skip
         if event["type"] == "passed":
             return Entry("play", **common, action="cannot move", best="cannot move",
                          equity=actual, best_equity=actual, forced=True, counted=False)  # fmt: skip
         after = Position.from_text(game.rules, event["position"])
-        plays = turn.plays
         chosen = next((i for i, play in enumerate(plays) if play.after == after), None)
         if chosen is None:
             raise NetAnalysisError(f"{event['play']!r} is not a legal play at seq {event['seq']}")
         if len(plays) == 1:
             return Entry("play", **common, action=plays[0].notation(), best=plays[0].notation(),
                          equity=actual, best_equity=actual, forced=True, counted=False)  # fmt: skip
-        equities = self.ranked(position, plays, chosen, final)
+        equities = self.ranked(position, plays, equity, through, chosen, final)
         best = max(equities, key=lambda i: equities[i])
         return Entry("play", **common, action=plays[chosen].notation(),
                      best=plays[best].notation(), equity=equities[chosen],
                      best_equity=equities[best])  # fmt: skip
 
+    def judged(
+        self, position: Position, dice: tuple[int, int], final: bool
+    ) -> tuple[tuple[Play, ...], np.ndarray, dict[int, float] | None]:
+        """The plays of ``dice`` (the turn's own, in its order), their 0-ply equities and,
+        for a double's first four moves with a complement owed (RB-8), the
+        :data:`~.bot.WIDTH` best of them through their best complement, as the 0-ply
+        bot plays them (:func:`~.bot.leaders_through_complement`). The played roll's
+        are worked out once, for its luck and for its play."""
+        plays = position.legal_plays(dice, last_roll=final)
+        if not plays:
+            return plays, np.empty(0), None
+        equity = self.equities(position, plays, final)
+        if final or not leaves_complement(plays):
+            return plays, equity, None
+        return plays, equity, leaders_through_complement(self.net, plays, equity, self.weights)
+
     def ranked(
-        self, position: Position, plays: tuple[Play, ...], chosen: int, final: bool
-    ) -> dict[int, float]:
+        self, position: Position, plays: tuple[Play, ...], equity: np.ndarray,
+        through: dict[int, float] | None, chosen: int, final: bool,
+    ) -> dict[int, float]:  # fmt: skip
         """Equity for the mover of the plays worth judging: all at 0-ply; at 1-ply the
         :data:`~.bot.WIDTH` best by 0-ply and the one played, each a roll further. A double's
         first four moves in Russian backgammon are judged, at 0-ply too, as the 0-ply
         bot plays them: the :data:`~.bot.WIDTH` best and the one played, each by the best
-        complement after it (RB-8, :func:`~.bot.through_complement`)."""
-        equity = self.equities(position, plays, final)
-        complement = not final and leaves_complement(plays)
-        if final or (self.depth == 0 and not complement):
+        complement after it (``through``, from :meth:`judged`)."""
+        if final or (self.depth == 0 and through is None):
             return dict(enumerate(equity.tolist()))
+        if self.depth == 0:
+            assert through is not None
+            if chosen in through:
+                return through
+            return through | complement_values(self.net, plays, [chosen], equity, self.weights)
         order = leaders(equity)
         judged = [*order, chosen] if chosen not in order else order
-        if self.depth == 0:
-            return complement_values(self.net, plays, judged, equity, self.weights)
         me = position.turn
         return {i: one_ply(self.net, plays[i].after, me, self.weights) for i in judged}
 
@@ -165,17 +191,17 @@ class _Judge:
         points += self.values[1] if level >= 3 else 0.0
         return points if outcome.winner is me else -points
 
-    def roll_value(self, position: Position, dice: tuple[int, int], final: bool) -> float:
-        """The mover's equity after ``dice`` and before moving: his best play's, at 0-ply.
-        A double whose first part leaves a complement owed (RB-8) is worth its best first
-        part through the complement, as :meth:`ranked` judges that part: a rolled
-        double's luck is read the way its play is."""
-        plays = position.legal_plays(dice, last_roll=final)
-        if plays:
-            equity = self.equities(position, plays, final)
-            if not final and leaves_complement(plays):
-                order = leaders(equity)
-                return max(complement_values(self.net, plays, order, equity, self.weights).values())
+    def best_value(
+        self, position: Position, equity: np.ndarray, through: dict[int, float] | None,
+        final: bool,
+    ) -> float:  # fmt: skip
+        """The mover's equity after a roll and before moving: his best play's, at 0-ply
+        (``equity`` and ``through`` from :meth:`judged`). A double whose first part leaves
+        a complement owed (RB-8) is worth its best first part through the complement, as
+        :meth:`ranked` judges that part: a rolled double's luck is read the way its play is."""
+        if through is not None:
+            return max(through.values())
+        if len(equity):
             return float(equity.max())
         after = position.pass_turn()
         if final:
@@ -184,20 +210,22 @@ class _Judge:
         return value if after.turn is position.turn else -value
 
     def luck(
-        self, position: Position, dice: tuple[int, int], rolls: Rolls | None, final: bool
-    ) -> tuple[float | None, float]:
-        """(luck of ``dice`` — None when they were not rolled —, equity after them)."""
-        actual = self.roll_value(position, dice, final)
+        self, position: Position, dice: tuple[int, int], actual: float, rolls: Rolls | None,
+        final: bool,
+    ) -> float | None:  # fmt: skip
+        """The luck of ``dice``, worth ``actual`` to the mover: ``actual`` less the mean of
+        every roll's value; None when the dice were not rolled (a complement)."""
         if rolls is None:
-            return None, actual
+            return None
         seen = {(min(dice), max(dice)): actual}
         mean = 0.0
         for roll, chance in rolls:
             key = (min(roll), max(roll))
             if key not in seen:
-                seen[key] = self.roll_value(position, roll, final)
+                _, equity, through = self.judged(position, roll, final)
+                seen[key] = self.best_value(position, equity, through, final)
             mean += chance * seen[key]
-        return actual - mean, actual
+        return actual - mean
 
 
 __all__ = ["DEPTH", "REVIEWED", "NetAnalysisError", "analyse_race_net"]
