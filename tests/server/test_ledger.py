@@ -12,7 +12,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sqlalchemy import select
+from sqlalchemy import event, select
 
 from sheshbesh.store import ledger
 from sheshbesh.store.db import Database
@@ -92,6 +92,42 @@ def test_an_unbalanced_transfer_is_a_bug_and_writes_nothing(club_settings):
         return count
 
     assert asyncio.run(attempt()) == 2  # only the grant's two entries
+
+
+def test_a_games_accounts_are_read_in_one_statement_its_escrow_opened_once(club_settings):
+    """ledger.game_accounts: the escrow (opened on first use, found after) and the wallets in
+    the players' order, whoever sits first, in one statement once the escrow exists; a
+    player without a wallet is refused."""
+
+    async def scenario() -> tuple[int, int]:
+        db = await fresh(club_settings.database_url)
+        ann, bob = await make_user(db, "ann", 100), await make_user(db, "bob", 200)
+        async with db.transaction() as session:
+            first, wallets = await ledger.game_accounts(session, "g1", [bob, ann])
+            order = [wallet.user_id or 0 for wallet in wallets]
+        statements: list[str] = []
+
+        def count(*args: object) -> None:
+            statements.append(str(args[2]))
+
+        event.listen(db.engine.sync_engine, "before_cursor_execute", count)
+        async with db.transaction() as session:
+            before = len(statements)
+            again, wallets = await ledger.game_accounts(session, "g1", [ann, bob])
+            used = len(statements) - before
+            balances = [wallet.balance for wallet in wallets]
+        event.remove(db.engine.sync_engine, "before_cursor_execute", count)
+        with pytest.raises(ledger.LedgerError, match="no wallet"):
+            async with db.transaction() as session:
+                await ledger.game_accounts(session, "g1", [ann, 999])
+        async with db.read() as session:
+            kinds = list(await session.scalars(select(Account.kind)))
+        await db.close()
+        assert first.id == again.id and first.game_id == "g1" and again.balance == 0
+        assert order == [bob, ann] and balances == [100, 200]
+        return used, kinds.count("escrow")
+
+    assert asyncio.run(scenario()) == (1, 1)
 
 
 @settings(max_examples=15, deadline=None)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
@@ -78,6 +78,29 @@ async def escrow_of(session: AsyncSession, game_id: str) -> Account:
         session.add(account)
         await session.flush()
     return account
+
+
+async def game_accounts(
+    session: AsyncSession, game_id: str, user_ids: Iterable[int]
+) -> tuple[Account, list[Account]]:
+    """A game's escrow (opened on first use) and its players' wallets, in the players'
+    order, read in one statement: what every escrow move needs (it was three)."""
+    ids = list(user_ids)
+    found = list(
+        await session.scalars(
+            select(Account).where(or_(Account.game_id == game_id, Account.user_id.in_(ids)))
+        )
+    )
+    wallets = {account.user_id: account for account in found if account.user_id is not None}
+    for uid in ids:
+        if uid not in wallets:
+            raise LedgerError(f"user {uid} has no wallet")
+    escrow = next((account for account in found if account.game_id == game_id), None)
+    if escrow is None:
+        escrow = Account(kind="escrow", game_id=game_id, balance=0)
+        session.add(escrow)
+        await session.flush()
+    return escrow, [wallets[uid] for uid in ids]
 
 
 async def transfer(

@@ -31,10 +31,11 @@ async def top_up(
     more = needed - min(game.held0, game.held1)
     if more <= 0:
         return
-    for user in await _players(session, game):
-        await trust.check_stake(club, session, user, needed, now)
-    escrow = await ledger.escrow_of(session, game.id)
-    wallets = [await ledger.wallet_of(session, uid) for uid in players_of(game)]
+    cap = club.settings.young_stake
+    if cap is not None and needed > cap:  # the players are read only when the cap can apply
+        for user in await _players(session, game):
+            await trust.check_stake(club, session, user, needed, now)
+    escrow, wallets = await ledger.game_accounts(session, game.id, players_of(game))
     try:
         await ledger.transfer(
             session, "escrow", [(wallets[0], -more), (wallets[1], -more), (escrow, 2 * more)],
@@ -74,8 +75,7 @@ async def pay_out(
     """Release the escrow: each seat gets back what it held plus ``paid`` (a draw: 0, 0;
     an aborted game: 0, 0 as a ``refund``)."""
     held = (game.held0, game.held1)
-    escrow = await ledger.escrow_of(session, game.id)
-    wallets = [await ledger.wallet_of(session, uid) for uid in players_of(game)]
+    escrow, wallets = await ledger.game_accounts(session, game.id, players_of(game))
     entries = [(wallets[s], held[s] + paid[s]) for s in (0, 1)]
     if any(amount < 0 for _, amount in entries):
         raise RuntimeError(f"game {game.id}: payout {paid} exceeds escrow {held}")
