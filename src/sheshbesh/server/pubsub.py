@@ -123,9 +123,6 @@ class RedisBus(Bus):
         """A message was dropped, or the listener lost its connection, since the last recovery."""
         self.reconnecting = False
         self.mark = f'{{"from":"{secrets.token_hex(8)}",'
-        self.outbox: list[tuple[str, str, asyncio.Future[bool]]] = []
-        """(Redis channel, message, sent?) waiting for the next pipeline."""
-        self.sender: asyncio.Task[None] | None = None
         """How each JSON object this process publishes begins: heard back, it is skipped."""
 
     async def start(self) -> None:
@@ -139,9 +136,6 @@ class RedisBus(Bus):
         self.listener = asyncio.create_task(self._listen())
 
     async def stop(self) -> None:
-        if self.sender is not None:  # what was published goes out first
-            with contextlib.suppress(Exception):
-                await self.sender
         if self.listener is not None:
             self.listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -163,50 +157,17 @@ class RedisBus(Bus):
         await self.publish(channel, self.mark + wire.dumps(data)[1:])
 
     async def publish(self, channel: str, message: str) -> None:
-        """Send ``message`` with whatever else this turn of the event loop publishes (one
-        pipeline: one write and one read for all), and return once Redis has it."""
-        sent = asyncio.get_running_loop().create_future()
-        self.outbox.append((self.prefix + channel, message, sent))
-        if self.sender is None or self.sender.done():
-            self.sender = asyncio.get_running_loop().create_task(self._send())
-        if not await sent:
+        import redis.exceptions
+
+        try:
+            await self.redis.publish(self.prefix + channel, message)
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError):
             # Stored already; the others catch up from the database once Redis is back.
             log.warning("redis unreachable: a message on %s is dropped", channel)
             self.lost = True
             return
         if self.lost and not self.reconnecting:
             await self.heal()
-
-    async def _send(self) -> None:
-        """Send the outbox in pipelines, in the order published, until it is empty. It
-        starts a turn after the first publish, so that turn's others ride along (a group
-        commit's moves are published in one turn); what is published while a pipeline is
-        out goes in the next. One connection keeps the order of every message."""
-        import redis.exceptions
-
-        while self.outbox:
-            batch, self.outbox = self.outbox, []
-            pipeline = self.redis.pipeline(transaction=False)
-            for channel, message, _ in batch:
-                pipeline.publish(channel, message)
-            outcome: bool | BaseException = True
-            try:
-                await pipeline.execute()
-            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError):
-                outcome = False
-            except BaseException as error:  # the publishers hear it, as from their own call
-                outcome = error
-                raise
-            finally:
-                for _, _, waiting in batch:
-                    if waiting.done():
-                        continue
-                    if isinstance(outcome, asyncio.CancelledError):
-                        waiting.cancel()
-                    elif isinstance(outcome, BaseException):
-                        waiting.set_exception(outcome)
-                    else:
-                        waiting.set_result(outcome)
 
     async def subscribe(self, channel: str, subscriber: Subscriber) -> None:
         await super().subscribe(channel, subscriber)
