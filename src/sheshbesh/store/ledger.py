@@ -73,10 +73,13 @@ async def wallet_of(session: AsyncSession, user_id: int) -> Account:
 async def escrow_of(session: AsyncSession, game_id: str) -> Account:
     """The game's escrow account, opened on first use."""
     account = await session.scalar(select(Account).where(Account.game_id == game_id))
-    if account is None:
-        account = Account(kind="escrow", game_id=game_id, balance=0)
-        session.add(account)
-        await session.flush()
+    return account if account is not None else await open_escrow(session, game_id)
+
+
+async def open_escrow(session: AsyncSession, game_id: str) -> Account:
+    account = Account(kind="escrow", game_id=game_id, balance=0)
+    session.add(account)
+    await session.flush()
     return account
 
 
@@ -97,9 +100,7 @@ async def game_accounts(
             raise LedgerError(f"user {uid} has no wallet")
     escrow = next((account for account in found if account.game_id == game_id), None)
     if escrow is None:
-        escrow = Account(kind="escrow", game_id=game_id, balance=0)
-        session.add(escrow)
-        await session.flush()
+        escrow = await open_escrow(session, game_id)
     return escrow, [wallets[uid] for uid in ids]
 
 
