@@ -75,12 +75,18 @@ async def is_young(
     return (finished or 0) < settings.young_games
 
 
+def capped(club: Club, needed: int) -> bool:
+    """Whether holding ``needed`` FUN is over the young accounts' cap, so who the players
+    are matters (before that, nobody need be read)."""
+    cap = club.settings.young_stake
+    return cap is not None and needed > cap
+
+
 async def check_stake(
     club: Club, session: AsyncSession, user: User, needed: int, now: float, *, status: int = 409
 ) -> None:
     """Refuse holding ``needed`` FUN in one game's escrow for a young account over the cap."""
-    cap = club.settings.young_stake
-    if cap is None or needed <= cap or not await is_young(club, session, user, now):
+    if not capped(club, needed) or not await is_young(club, session, user, now):
         return
     raise ApiError(young_limit(club, needed), status=status, code="stake_limit")
 

@@ -31,8 +31,7 @@ async def top_up(
     more = needed - min(game.held0, game.held1)
     if more <= 0:
         return
-    cap = club.settings.young_stake
-    if cap is not None and needed > cap:  # the players are read only when the cap can apply
+    if trust.capped(club, needed):  # the players are read only when the cap can apply
         for user in await _players(session, game):
             await trust.check_stake(club, session, user, needed, now)
     escrow, wallets = await ledger.game_accounts(session, game.id, players_of(game))
@@ -59,8 +58,7 @@ async def can_cover(club: Club, session: AsyncSession, game: Game, needed: int, 
     more = needed - min(game.held0, game.held1)
     if more <= 0:
         return True
-    cap = club.settings.young_stake
-    if cap is not None and needed > cap:
+    if trust.capped(club, needed):
         for user in await _players(session, game):
             if await trust.is_young(club, session, user, now):
                 return False
