@@ -140,6 +140,28 @@ TOP = (
 
 
 @dataclass
+class CpuShare:
+    """The CPU some server's processes used over the window, in % of one core. A process
+    that has ended counts with what it had used when it was last seen."""
+
+    seen: dict[int, float] = field(default_factory=dict)
+    first: tuple[float, float] | None = None
+    """When, and the CPU seconds used by then, at the first sample."""
+    share: float = float("nan")
+
+    def sample(self, now: float, processes: list[psutil.Process]) -> None:
+        for process in processes:
+            with contextlib.suppress(psutil.Error):
+                times = process.cpu_times()
+                self.seen[process.pid] = times.user + times.system
+        used = sum(self.seen.values())
+        if self.first is None:
+            self.first = (now, used)
+        else:
+            self.share = (used - self.first[1]) / (now - self.first[0]) * 100
+
+
+@dataclass
 class Watch:
     """Samples taken about once a second in the window."""
 
@@ -155,30 +177,23 @@ class Watch:
     """Connections inside a transaction that wait for the club, not for the database."""
     failed: int = 0
 
-    cpu: tuple[float, float] | None = None
-    """When, and the CPU seconds of every PostgreSQL process, at the first sample."""
-    cpu_share: float = float("nan")
-    seen: dict[int, float] = field(default_factory=dict)
+    database: CpuShare = field(default_factory=CpuShare)
+    """PostgreSQL's processes: the server and its backends."""
     redis: Callable[[], int] | None = None
     """The Redis server's pid now (a fault run starts a new one)."""
-    redis_cpu: tuple[float, float] | None = None
-    redis_seen: dict[int, float] = field(default_factory=dict)
-    redis_share: float = float("nan")
+    redis_cpu: CpuShare = field(default_factory=CpuShare)
 
     def start(self) -> None:
         self.db.query("SELECT pg_stat_statements_reset()")
 
-    def database_cpu(self) -> float:
-        """CPU seconds used so far by the PostgreSQL server's processes (its backends; one
-        that has ended counts with what it had used when it was last seen)."""
+    def database_processes(self) -> list[psutil.Process]:
+        """The server and its backends now (none while it is away)."""
         pid = int((self.db.cluster.directory / "data" / "postmaster.pid").read_text().split()[0])
-        with contextlib.suppress(psutil.Error):
+        try:
             main = psutil.Process(pid)
-            for process in [main, *main.children()]:
-                with contextlib.suppress(psutil.Error):
-                    times = process.cpu_times()
-                    self.seen[process.pid] = times.user + times.system
-        return sum(self.seen.values())
+            return [main, *main.children()]
+        except psutil.Error:
+            return []
 
     def sample(self) -> None:
         try:
@@ -190,19 +205,10 @@ class Watch:
             return
         now = time.monotonic()
         with contextlib.suppress(OSError, ValueError):
-            if self.cpu is None:
-                self.cpu = (now, self.database_cpu())
-            else:
-                self.cpu_share = (self.database_cpu() - self.cpu[1]) / (now - self.cpu[0]) * 100
+            self.database.sample(now, self.database_processes())
         if self.redis is not None:
             with contextlib.suppress(psutil.Error):
-                times = psutil.Process(self.redis()).cpu_times()
-                self.redis_seen[self.redis()] = times.user + times.system
-            used = sum(self.redis_seen.values())
-            if self.redis_cpu is None:
-                self.redis_cpu = (now, used)
-            else:
-                self.redis_share = (used - self.redis_cpu[1]) / (now - self.redis_cpu[0]) * 100
+                self.redis_cpu.sample(now, [psutil.Process(self.redis())])
         self.first = self.first or (now, commits, rollbacks)
         self.last = (now, commits, rollbacks)
         self.waiting.append(waiting)
@@ -374,8 +380,8 @@ def details(o: Outcome) -> str:
     if o.watch is not None:
         w = o.watch
         lines.append(
-            f"  database: {w.cpu_share:.0f}% CPU (its processes together; Redis"
-            f" {w.redis_share:.0f}%);"
+            f"  database: {w.database.share:.0f}% CPU (its processes together; Redis"
+            f" {w.redis_cpu.share:.0f}%);"
             f" {w.commits_per_s():.0f} commits/s and {w.commits_per_s(2):.0f}"
             f" read-only transactions (rollbacks)/s; sessions waiting on a lock"
             f" mean {mean(w.waiting):.1f}, max {max(w.waiting, default=0)};"
