@@ -46,7 +46,8 @@ def room_is(visitor: Visitor, **data: str) -> None:
     """Wait until the room's data attributes say ``data`` (e.g. phase="board"); when they
     never do, fail with what the room said instead and the page's errors (CI once timed
     out here with nothing to go on). Polled on a timer, not on animation frames, which a
-    page that paints nothing for a while does not get."""
+    page that paints nothing for a while does not get. The message ends with what the
+    page's game socket last heard, where the visitor traces it."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
@@ -59,8 +60,10 @@ def room_is(visitor: Visitor, **data: str) -> None:
         shown = visitor.page.evaluate(
             "() => ({...(document.querySelector('[data-testid=room]')?.dataset ?? {})})"
         )
+        heard = list(getattr(visitor, "heard", []))
         raise AssertionError(
-            f"{visitor.name}'s room never said {data}: it says {shown}; errors {visitor.errors}"
+            f"{visitor.name}'s room never said {data}: it says {shown}; errors {visitor.errors};"
+            f" its game socket last heard {heard}"
         ) from None
 
 
@@ -103,6 +106,8 @@ def test_three_people_play_a_chouette_game_in_the_browser_and_a_spectator_watche
     ann, bob, cat = (Visitor(browser, base).register(n) for n in ("annbank", "bobcrew", "catcrew"))
     dan = Visitor(browser, base).register("danwatch")
     people = {"annbank": ann, "bobcrew": bob, "catcrew": cat}
+    for visitor in (ann, bob, cat, dan):
+        visitor.trace_game_sockets()
     sessions: list[Player] = []
     try:
         # The owner posts a table of four seats from the request form: off to its room.

@@ -8,8 +8,10 @@ of every page at phone and desktop sizes go to tests/e2e/screenshots/.
 
 from __future__ import annotations
 
+import json
 import random
 import re
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +77,29 @@ class Visitor:
     def shot(self, name: str) -> None:
         SHOTS.mkdir(exist_ok=True)
         self.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+    def trace_game_sockets(self, keep: int = 24) -> None:
+        """Keep what this page's game sockets last heard (each frame's kind and ``v``) and
+        when each opened and closed: the message of a page that stopped moving says whether
+        its socket went quiet, closed, or heard frames the page did not show."""
+        self.heard: deque[str] = deque(maxlen=keep)
+
+        def opened(ws: Any) -> None:
+            if "/ws/game/" not in ws.url:
+                return
+            self.heard.append(f"opened {ws.url.rsplit('/', 1)[-1][-12:]}")
+
+            def frame(payload: Any) -> None:
+                try:
+                    got = json.loads(payload)
+                    self.heard.append(f"{got.get('t')} v={got.get('v')}")
+                except (TypeError, ValueError, AttributeError):
+                    self.heard.append(f"? {str(payload)[:40]}")
+
+            ws.on("framereceived", frame)
+            ws.on("close", lambda _: self.heard.append("closed"))
+
+        self.page.on("websocket", opened)
 
     def close(self) -> None:
         self.context.close()

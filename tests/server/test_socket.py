@@ -15,6 +15,9 @@ from club_client import GameSocket, until_a_draw_may_be_offered
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_rounds import open_game
+from websockets.exceptions import ConnectionClosed
+
+from sheshbesh.server.rounds import channel
 
 
 def mover_and_other(a: GameSocket, b: GameSocket) -> tuple[GameSocket, GameSocket]:
@@ -132,6 +135,38 @@ def test_reconnecting_with_the_last_seq_gets_exactly_what_was_missed(new_player,
     back.send({"t": "sync", "v": seen})
     back.until(lambda f: f["t"] == "state")
     assert back.v == a.v
+
+
+def test_a_writer_that_fails_closes_its_socket_and_the_client_resumes(new_player, monkeypatch):
+    """A socket whose writer failed used to stay open and silent (a page in CI stopped 23
+    events short and waited there): now it is closed with 1011 and the failure logged, and
+    the client, back with ``?v=``, gets every event it missed and nothing twice."""
+    ann, bob = new_player("ann"), new_player("bob")
+    game_id, a, b = open_game(ann, bob, variant="draughts", stake=0)
+    real = channel._send_batch
+    failed: list[int | None] = []
+
+    async def fails_once_for_bob(club, round_, socket, batch):  # type: ignore[no-untyped-def]
+        if socket.seat == b.seat and not failed:
+            failed.append(socket.seat)
+            raise ValueError("a writer's bug")
+        await real(club, round_, socket, batch)
+
+    monkeypatch.setattr(channel, "_send_batch", fails_once_for_bob)
+    seen = b.v
+    rng = random.Random(5)
+    mover = a if a.my_turn else b
+    assert mover is a, "White moves first in draughts (DR-4)"
+    mover.act(rng.choice([m for m in a.legal or [] if m["type"] == "move"]))
+    with pytest.raises(ConnectionClosed) as closed:
+        b.until(lambda f: False)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == channel.SERVER_FAILED
+    assert failed == [b.seat] and b.v == seen  # the move never reached bob's first socket
+    back = bob.watch(game_id, since=seen)
+    back.until(lambda f: f["t"] == "state")
+    assert back.v == a.v == seen + 1 and back.events == a.events[-1:]
+    back.until(lambda f: f["t"] == "legal")  # and his menu after it: he moves on
+    assert back.my_turn
 
 
 def test_an_unknown_game_is_a_clear_error(club, new_player):

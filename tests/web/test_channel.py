@@ -6,7 +6,8 @@ passed; a socket closed with 4429 (flooding, too many sockets) waits at least
 22.5 s (30 s, jittered) before it tries again, every time; a socket that is
 accepted and closed at once never resets its backoff; a healthy frame does. A socket
 closed with 4401 (its session ended) tells the page once and reopens only if the page
-keeps it (as a guest's), never in a loop of its own.
+keeps it (as a guest's), never in a loop of its own. A socket whose pings meet silence
+is replaced by one new socket that resumes from ``?v=``.
 """
 
 from __future__ import annotations
@@ -25,10 +26,17 @@ pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
 HARNESS = r"""
 let now = 0;
 const timers = [];
-globalThis.setTimeout = (fn, ms) => { timers.push({ fn, at: now + ms }); return timers.length; };
-globalThis.clearTimeout = () => {};
-globalThis.setInterval = () => 0;
-globalThis.clearInterval = () => {};
+globalThis.setTimeout = (fn, ms) => timers.push({ fn, at: now + ms, live: true });
+globalThis.clearTimeout = (id) => { if (timers[id - 1]) timers[id - 1].live = false; };
+const intervals = [];
+globalThis.setInterval = (fn, ms) => intervals.push({ fn, ms, live: true });
+globalThis.clearInterval = (id) => { if (intervals[id - 1]) intervals[id - 1].live = false; };
+const fire = () => {  // the timers due by now, once each, in time order
+  for (const timer of timers.filter((t) => t.live && t.at <= now).sort((a, b) => a.at - b.at)) {
+    timer.live = false;
+    timer.fn();
+  }
+};
 Date.now = () => now;
 globalThis.location = { protocol: "http:", host: "club" };
 const sockets = [];
@@ -36,7 +44,7 @@ globalThis.WebSocket = class {
   static OPEN = 1;
   constructor(url) { this.url = url; this.readyState = 1; this.sent = []; sockets.push(this); }
   send(text) { this.sent.push(text); }
-  close() {}
+  close() { this.shut = true; }
 };
 const { Channel } = await import(process.argv[1]);
 const frame = (t, d) => ({ data: JSON.stringify({ t, d }) });
@@ -88,6 +96,32 @@ function ended(path, keep) {
   timers.slice(waiting).forEach((timer) => timer.fn());
   return { told, retries, opened: sockets.length - opened };
 }
+// Pings answered (by any frame) keep the socket; a ping met with silence replaces it.
+function watched(answer) {
+  for (const timer of [...timers, ...intervals]) timer.live = false;  // earlier cases' channels
+  const chan = new Channel("/ws/game/w", { onFrame() {} });
+  const socket = sockets.at(-1);
+  socket.onopen();
+  socket.onmessage({ data: JSON.stringify({ t: "event", v: 7, d: {} }) });
+  const ticking = intervals.filter((i) => i.live).at(-1);
+  const opened = sockets.length;
+  for (let i = 0; i < 6; i++) {
+    now += ticking.ms;
+    fire();
+    if (!ticking.live) continue;
+    ticking.fn();
+    if (answer) socket.onmessage(frame(i % 2 ? "pong" : "presence", {}));
+  }
+  now += 60000;  // long enough for any reconnect's wait
+  fire();
+  const result = { period: ticking.ms, opened: sockets.length - opened, shut: !!socket.shut,
+    pings: socket.sent.filter((text) => JSON.parse(text).t === "ping").length,
+    url: sockets.at(-1).url, deaf: socket.onmessage === null };
+  chan.close();
+  return result;
+}
+out.answered = watched(true);
+out.silent = watched(false);
 out.endedClosed = ended("/ws/me", false);
 out.endedKept = ended("/ws/lobby", true);
 console.log(JSON.stringify(out));
@@ -114,6 +148,20 @@ def test_the_client_backs_off_from_the_servers_limits() -> None:
     assert refused[-1] >= 0.75 * 10_000 > 1.25 * refused[0], refused  # it grows to the cap
     healthy = out["healthy"]
     assert isinstance(healthy, list) and max(healthy) <= 625, healthy  # reset by a good frame
+
+
+def test_a_socket_that_answers_its_pings_is_kept_and_a_silent_one_is_replaced() -> None:
+    """Any frame answers a ping; a socket that says nothing for 15 s after a ping is shut,
+    stops being read, and one new socket resumes from the last ``v`` (``?v=7``)."""
+    out = run_harness()
+    answered = out["answered"]
+    assert answered == {"period": 10_000, "opened": 0, "shut": False, "pings": 6,
+                        "url": "ws://club/ws/game/w", "deaf": False}  # fmt: skip
+    silent = out["silent"]
+    assert isinstance(silent, dict)
+    assert silent["opened"] == 1 and silent["shut"] and silent["deaf"], silent
+    assert silent["url"] == "ws://club/ws/game/w?v=7", silent
+    assert silent["pings"] == 2, silent  # the second ping met silence too: one replacement
 
 
 def test_a_socket_whose_session_ended_tells_the_page_and_does_not_loop() -> None:

@@ -375,6 +375,7 @@ async def _serve(club: Club, ws: WebSocket, game_id: str, guard: Guard,
         else:
             await count_spectator(club, round_, +1)
         writer = asyncio.create_task(_write(club, round_, socket, _since(ws)))
+        writer.add_done_callback(partial(_writer_ended, round_, socket))
         await _read(club, round_, socket, binding, guard)
     finally:
         if writer is not None:
@@ -395,6 +396,30 @@ async def _serve(club: Club, ws: WebSocket, game_id: str, guard: Guard,
             log_failure(log, f"game {round_.id}: leaving", error)
         if not hub.sockets:
             rounds_of(club).forget_finished()
+
+
+SERVER_FAILED = 1011
+"""The close code of a socket whose writer failed: the client reconnects and resumes."""
+_closing: set[asyncio.Task[None]] = set()
+"""Closes under way (kept: a task nobody holds may be collected before it ends)."""
+
+
+def _writer_ended(round_: AnyRound, socket: Socket, writer: asyncio.Task[None]) -> None:
+    """A writer that failed leaves its socket open and silent: the client would wait
+    for frames that never come (CI once saw a page stop 23 events short). Log why and
+    close the socket; the client reconnects with ``?v=`` and misses nothing."""
+    if writer.cancelled() or (error := writer.exception()) is None:
+        return
+    log.error("game %s seat %s: a socket's writer failed; closing it for a resume",
+              round_.id, socket.seat, exc_info=error)  # fmt: skip
+
+    async def close() -> None:
+        with contextlib.suppress(Exception):  # the client may be gone already
+            await socket.ws.close(code=SERVER_FAILED, reason="the server failed; resume")
+
+    task = asyncio.get_running_loop().create_task(close())
+    _closing.add(task)
+    task.add_done_callback(_closing.discard)
 
 
 def _since(ws: WebSocket) -> int | None:

@@ -9,6 +9,12 @@
 // has delivered a frame that is not an error, and every wait is jittered, so a
 // refused or restarted server never sees a storm of reconnects.
 //
+// A socket that goes silent is replaced: every PING_EVERY it pings, and when nothing
+// at all (the pong, or any frame queued before it) comes back within SILENT_WAIT, it
+// drops that socket and opens another, which resumes from ?v=N. A connection that a
+// network change left half-open, or a server that stopped writing to it, would
+// otherwise hold the page on an old position with no sign that anything is wrong.
+//
 // A socket closed with 4401 belongs to a session that ended (a logout, a new
 // password, a closed account; or no session at all, for /ws/me): it calls
 // onEnded, and the page signs out. It reopens (as a guest's) only if the page
@@ -17,6 +23,8 @@
 const CLOSE_LIMITED = 4429;
 const CLOSE_ENDED = 4401;
 const LIMITED_WAIT = 30000;
+const PING_EVERY = 10000;
+const SILENT_WAIT = 15000;
 const jitter = (ms) => ms * (0.75 + Math.random() / 2);
 
 export class Channel {
@@ -42,6 +50,8 @@ export class Channel {
     this.ws = new WebSocket(this.url());
     this.ws.onopen = () => { this.onStatus("open"); this.ping(); };
     this.ws.onmessage = (message) => {
+      clearTimeout(this.silence);
+      this.silence = null;
       let frame;
       try { frame = JSON.parse(message.data); } catch { return; }
       if (frame.t === "error" && frame.d && frame.d.error === "rate_limited") {
@@ -55,24 +65,39 @@ export class Channel {
       }
       this.onFrame(frame);
     };
-    this.ws.onclose = (event) => {
-      clearInterval(this.pinger);
+    this.ws.onclose = (event) => this.lost(event.code);
+  }
+
+  lost(code) {
+    clearInterval(this.pinger);
+    clearTimeout(this.silence);
+    this.silence = null;
+    if (this.closed) return;
+    if (code === CLOSE_ENDED) {  // not a lost connection: the page signs out
+      this.onEnded({ code });
       if (this.closed) return;
-      if (event.code === CLOSE_ENDED) {  // not a lost connection: the page signs out
-        this.onEnded(event);
-        if (this.closed) return;
-      } else {
-        this.onStatus("lost");
-      }
-      const backoff = Math.min(10000, 500 * 2 ** this.tries++);
-      const wait = event.code === CLOSE_LIMITED ? Math.max(LIMITED_WAIT, backoff) : backoff;
-      this.retry = setTimeout(() => this.open(), jitter(wait));
-    };
+    } else {
+      this.onStatus("lost");
+    }
+    const backoff = Math.min(10000, 500 * 2 ** this.tries++);
+    const wait = code === CLOSE_LIMITED ? Math.max(LIMITED_WAIT, backoff) : backoff;
+    this.retry = setTimeout(() => this.open(), jitter(wait));
   }
 
   ping() {
     clearInterval(this.pinger);
-    this.pinger = setInterval(() => this.send({ t: "ping" }), 25000);
+    this.pinger = setInterval(() => {
+      if (!this.send({ t: "ping" }) || this.silence) return;
+      this.silence = setTimeout(() => this.replace(), SILENT_WAIT);
+    }, PING_EVERY);
+  }
+
+  // Nothing came back since a ping: this socket is dead to us, whatever its state.
+  replace() {
+    const silent = this.ws;
+    silent.onclose = silent.onmessage = null;
+    silent.close();
+    this.lost(null);
   }
 
   send(frame) {
@@ -89,6 +114,7 @@ export class Channel {
   close() {
     this.closed = true;
     clearTimeout(this.retry);
+    clearTimeout(this.silence);
     clearInterval(this.pinger);
     this.ws.close();
   }
