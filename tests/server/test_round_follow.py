@@ -15,7 +15,8 @@ several processes may serve a game:
 - one batch of the group commit writes a move decided at its game's stored sequence number,
   all its events in their order, and nothing of a move decided at an older one;
 - :meth:`Round.follow` folds a published move into the other round without the
-  database, and refuses a message that does not follow on from its table.
+  database (a double that raised the escrow too), and refuses a message that does not
+  follow on from its table.
 """
 
 from __future__ import annotations
@@ -298,6 +299,50 @@ def test_follow_folds_a_published_move_without_the_database(pg_settings: Setting
         gap = dict(message, seq=3, events=[dict(e, seq=3) for e in message["events"]])
         assert not two.follow(gap)
         assert not two.follow({k: v for k, v in message.items() if k != "row"} | {"seq": 2})
+
+    run(pg_settings, body)
+
+
+def test_follow_folds_a_double_that_raised_the_escrow_without_the_database(
+    pg_settings: Settings,
+) -> None:
+    """A double raises what each side holds (PL-5) in the game's own transaction; its
+    message carries the escrow's columns, so the other process folds it as it folds a
+    plain move (it used to read the row and the log again for each one)."""
+
+    async def body(club: Club, ann: int, bob: int) -> None:
+        request = GameRequest(owner_id=ann, variant="backgammon", stake=10, clock="untimed",
+                              options={"cube": True}, rated=False, seats=None)  # fmt: skip
+        async with club.db.transaction() as session:
+            await start_game(club, session, request, "g2", bob)
+        heard: list[dict[str, Any]] = []
+        await club.bus.subscribe("game:g2", heard.append)
+        one, two = Round(club, "g2"), Round(club, "g2")
+        await one.load()
+        await two.load()
+        double = None
+        for _ in range(20):
+            assert one.table is not None
+            seat = one.to_act_seat()
+            assert seat is not None
+            menu = one.table.legal()
+            double = next((f for f in menu if f["type"] == "double"), None)
+            if double is not None:
+                break
+            plain = next(f for f in menu if f["type"] in ("roll", "confirm", "move"))
+            await one.act(one.seats[seat], one.table.seq, plain)
+            assert two.follow(heard[-1])
+        assert double is not None and one.game is not None and one.table is not None
+        held = (one.game.held0, one.game.held1)
+        await one.act(one.seats[seat], one.table.seq, double)
+        message = heard[-1]
+        assert [e["type"] for e in message["events"]] == ["doubled"]
+        assert (message["row"]["held0"], message["row"]["held1"]) == (2 * held[0], 2 * held[1])
+        await club.db.close()  # nothing below may touch the database
+        assert two.follow(message)
+        assert two.game is not None and two.table is not None
+        assert (two.game.held0, two.game.held1) == (one.game.held0, one.game.held1)
+        assert two.table.view() == one.table.view() and two.game.seq == one.game.seq
 
     run(pg_settings, body)
 

@@ -67,6 +67,9 @@ RAISES = frozenset({"double", "beaver"})
 """The menu's actions that raise what the escrow holds (PL-5), left off when uncovered."""
 FOLLOWED = GroupWriter.COLUMNS
 """The game row's columns a move of the group commit changes (``store.group``)."""
+HELD = ("held0", "held1")
+"""The columns a move that moves money changes besides (the escrow, PL-5): sent with
+it, another process folds a take as it folds a plain move, with no read of the row."""
 
 
 class Round(Attendance):
@@ -367,8 +370,8 @@ class Round(Attendance):
     async def _decide(
         self, user_id: int | None, seen: int, data: Any
     ) -> tuple[Applied, dict[str, Any] | None]:
-        """Decide in memory, then store; with the game row's new columns when the move went
-        through the group commit (what the other processes need to follow it)."""
+        """Decide in memory, then store; with the game row's new columns (what the other
+        processes need to follow it), or None when the move ended the game."""
         game, table = self.game, self.table
         assert game is not None and table is not None
         if seen > table.seq and self.seat_of(user_id) is not None:
@@ -388,7 +391,9 @@ class Round(Attendance):
                 await store_applied(self.club, session, row, applied, now)
                 keep_dice(row, dice)
             self._adopt(applied, row)
-            return applied, None
+            if after.finished:  # the other processes reload an ended game (its result)
+                return applied, None
+            return applied, {name: getattr(row, name) for name in (*FOLLOWED, *HELD)}
         columns = {
             "seq": after.seq,
             "clock": game.clock if applied.clock is None else applied.clock.to_state(),
@@ -405,6 +410,9 @@ class Round(Attendance):
         assert self.game is not None
         for name in FOLLOWED:
             setattr(self.game, name, columns[name])
+        for name in HELD:
+            if name in columns:
+                setattr(self.game, name, columns[name])
 
     async def _catch_up_stored(self) -> None:
         """The game as stored, after another process moved it (or ended it) first, or
@@ -420,7 +428,7 @@ class Round(Attendance):
     def follow(self, message: dict[str, Any]) -> bool:
         """Fold a move another process stored and published into this round, without the
         database. False when the message does not follow on from this table (a gap, or a
-        move that moved money or ended the game): the caller refreshes from the stored log."""
+        move that ended the game): the caller refreshes from the stored log."""
         table, row = self.table, message.get("row")
         events = message.get("events") or []
         if table is None or self.game is None:
@@ -530,14 +538,15 @@ class Round(Attendance):
 
     async def publish(self, applied: Applied, row: dict[str, Any] | None = None) -> None:
         """Tell every process's sockets, then this club's packages (``RoundMoved``); ``row``:
-        the game row's columns after a move of the group commit, for the processes that
-        follow this game in memory (:meth:`follow`; never sent to a client)."""
+        the game row's columns after the move (and the escrow, after one that moved money),
+        for the processes that follow this game in memory (:meth:`follow`; never sent to
+        a client)."""
         table = applied.table
         seat = self.to_act_seat()
         await self.check_cover()
         message = self.message(list(applied.events), table)
         if row is not None:
-            message["row"] = {name: row[name] for name in FOLLOWED}
+            message["row"] = {name: row[name] for name in (*FOLLOWED, *HELD) if name in row}
         if table.finished:
             async with self.club.db.read() as session:
                 assert self.game is not None
