@@ -130,6 +130,46 @@ def test_a_games_accounts_are_read_in_one_statement_its_escrow_opened_once(club_
     assert asyncio.run(scenario()) == (1, 1)
 
 
+def test_a_transfer_writes_its_rows_in_one_statement_each_and_the_entries_in_one(
+    club_settings,
+):
+    """A three-account escrow move: the transfer, one guarded update per account, and the
+    three entries in one statement (through the ORM each entry was flushed alone: seven
+    statements where it is five), and every row there with the right amounts."""
+
+    async def scenario() -> tuple[list[str], list[tuple[int, int]], int]:
+        db = await fresh(club_settings.database_url)
+        ann, bob = await make_user(db, "ann", 100), await make_user(db, "bob", 200)
+        async with db.transaction() as session:
+            await ledger.game_accounts(session, "g1", [ann, bob])  # opens the escrow
+        statements: list[str] = []
+
+        def count(*args: object) -> None:
+            statements.append(str(args[2]).split()[0])
+
+        async with db.transaction() as session:
+            escrow, (one, two) = await ledger.game_accounts(session, "g1", [ann, bob])
+            event.listen(db.engine.sync_engine, "before_cursor_execute", count)
+            made = await ledger.transfer(
+                session, "escrow", [(one, -30), (two, -30), (escrow, 60)], now=1.0, game_id="g1"
+            )  # fmt: skip
+            event.remove(db.engine.sync_engine, "before_cursor_execute", count)
+        async with db.read() as session:
+            rows = await session.execute(
+                select(Entry.account_id, Entry.amount).where(Entry.transfer_id == made)
+            )
+            entries = sorted((int(a), int(b)) for a, b in rows)
+            total = await ledger.total(session)
+        await db.close()
+        assert sorted(entries) == sorted([(one.id, -30), (two.id, -30), (escrow.id, 60)])
+        assert (one.balance, two.balance, escrow.balance) == (70, 170, 60)
+        return statements, entries, total
+
+    statements, entries, total = asyncio.run(scenario())
+    assert statements == ["INSERT", "UPDATE", "UPDATE", "UPDATE", "INSERT"], statements
+    assert len(entries) == 3 and total == 0
+
+
 @settings(max_examples=15, deadline=None)
 @given(
     st.lists(

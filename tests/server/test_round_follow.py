@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import event, select, update
 from test_ledger import make_user
 
 from sheshbesh.server.club import Club
@@ -306,7 +306,8 @@ def test_follow_folds_a_published_move_without_the_database(pg_settings: Setting
 def test_follow_folds_a_double_that_raised_the_escrow_without_the_database(
     pg_settings: Settings,
 ) -> None:
-    """A double raises what each side holds (PL-5) in the game's own transaction; its
+    """A double raises what each side holds (PL-5) in the game's own transaction (nine
+    statements, the game's row written once: it was twelve, the row twice); its
     message carries the escrow's columns, so the other process folds it as it folds a
     plain move (it used to read the row and the log again for each one)."""
 
@@ -334,7 +335,17 @@ def test_follow_folds_a_double_that_raised_the_escrow_without_the_database(
             assert two.follow(heard[-1])
         assert double is not None and one.game is not None and one.table is not None
         held = (one.game.held0, one.game.held1)
+        statements: list[str] = []
+
+        def count(*args: object) -> None:
+            statements.append(" ".join(str(args[2]).split()[:3]))
+
+        event.listen(club.db.engine.sync_engine, "before_cursor_execute", count)
         await one.act(one.seats[seat], one.table.seq, double)
+        event.remove(club.db.engine.sync_engine, "before_cursor_execute", count)
+        # Stored in one transaction of nine statements, the game's row written once.
+        assert statements.count("UPDATE games SET") == 1, statements
+        assert len(statements) == 9, statements
         message = heard[-1]
         assert [e["type"] for e in message["events"]] == ["doubled"]
         assert (message["row"]["held0"], message["row"]["held1"]) == (2 * held[0], 2 * held[1])

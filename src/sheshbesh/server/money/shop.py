@@ -199,7 +199,7 @@ async def buy(item_id: str, request: Request) -> dict[str, Any]:
                 ) from None
             assert paid is not None  # a price above zero always moves FUN
             purchase = Purchase(user_id=user.id, item=item.id, price=item.price,
-                                transfer_id=paid.id, created_at=now)  # fmt: skip
+                                transfer_id=paid, created_at=now)  # fmt: skip
             session.add(purchase)
             await session.flush()
             balance = wallet.balance

@@ -25,18 +25,23 @@ from .tables import Applied, Table
 async def store_applied(
     club: Club, session: AsyncSession, game: Game, applied: Applied, now: float
 ) -> None:
-    """Write the events, the clock, the escrow top-up and the payout of one action."""
+    """Write the events, the clock, the escrow top-up and the payout of one action.
+
+    The money goes first: its reads would otherwise flush the game row's new sequence
+    number and clock, and the escrow's columns then take a second update of the row."""
     table = applied.table
+    paid = _paid(game, table) if table.finished else None
+    if paid is None:
+        await escrow.top_up(club, session, game, game.stake * table.exposure(), table.seq, now)
+    else:
+        await escrow.pay_out(session, game, paid, table.seq, now)
     for event in applied.events:
         session.add(GameEvent(game_id=game.id, seq=event["seq"], event=event, at=now))
     game.seq = table.seq
     if applied.clock is not None:
         game.clock = applied.clock.to_state()
-    if not table.finished:
-        await escrow.top_up(club, session, game, game.stake * table.exposure(), table.seq, now)
+    if paid is None:
         return
-    paid = _paid(game, table)
-    await escrow.pay_out(session, game, paid, table.seq, now)
     _finish(game, table, now)
     over = GameOver(
         session, game, paid, _timed_out(table, applied), _match_length(table), now
