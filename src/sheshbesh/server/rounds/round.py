@@ -69,7 +69,7 @@ FOLLOWED = GroupWriter.COLUMNS
 """The game row's columns a move of the group commit changes (``store.group``)."""
 HELD = ("held0", "held1")
 """The columns a move that moves money changes besides (the escrow, PL-5): sent with
-it, another process folds a take as it folds a plain move, with no read of the row."""
+it, another process folds a double as it folds a plain move, with no read of the row."""
 
 
 class Round(Attendance):
