@@ -204,7 +204,7 @@ class Hub:
                 socket.put(item)
             except OverflowError:
                 self.sockets.discard(socket)
-                asyncio.get_running_loop().create_task(socket.ws.close(1013, "too slow"))
+                _in_background(_close(socket, TRY_AGAIN, "too slow"), "closing a slow socket")
 
 
 class Hubs:
@@ -296,6 +296,11 @@ def _legal_frames(message: dict[str, Any], seq: int) -> dict[int, str]:
     return {message["to_act"]: frame("legal", legal, v=seq)}
 
 
+_background: set[asyncio.Task[None]] = set()
+"""Tasks run beside the sockets' flow (held here: the event loop keeps only a weak
+reference to a task, which may then be collected before it ends)."""
+
+
 def _in_background(work: Coroutine[Any, Any, None], what: str) -> None:
     """Run ``work`` beside the socket's flow; a failure is logged, never left unread. The
     database gone for a moment is a warning: the next message refreshes again."""
@@ -306,7 +311,9 @@ def _in_background(work: Coroutine[Any, Any, None], what: str) -> None:
         except Exception as error:
             log_failure(log, what, error)
 
-    asyncio.get_running_loop().create_task(run())
+    task = asyncio.get_running_loop().create_task(run())
+    _background.add(task)
+    task.add_done_callback(_background.discard)
 
 
 def hubs_of(club: Club) -> Hubs:
@@ -400,8 +407,6 @@ async def _serve(club: Club, ws: WebSocket, game_id: str, guard: Guard,
 
 SERVER_FAILED = 1011
 """The close code of a socket whose writer failed: the client reconnects and resumes."""
-_closing: set[asyncio.Task[None]] = set()
-"""Closes under way (kept: a task nobody holds may be collected before it ends)."""
 
 
 def _writer_ended(round_: AnyRound, socket: Socket, writer: asyncio.Task[None]) -> None:
@@ -413,13 +418,13 @@ def _writer_ended(round_: AnyRound, socket: Socket, writer: asyncio.Task[None]) 
     log.error("game %s seat %s: a socket's writer failed; closing it for a resume",
               round_.id, socket.seat, exc_info=error)  # fmt: skip
 
-    async def close() -> None:
-        with contextlib.suppress(Exception):  # the client may be gone already
-            await socket.ws.close(code=SERVER_FAILED, reason="the server failed; resume")
+    _in_background(_close(socket, SERVER_FAILED, "the server failed; resume"),
+                   f"game {round_.id}: closing a failed writer's socket")  # fmt: skip
 
-    task = asyncio.get_running_loop().create_task(close())
-    _closing.add(task)
-    task.add_done_callback(_closing.discard)
+
+async def _close(socket: Socket, code: int, reason: str) -> None:
+    with contextlib.suppress(Exception):  # the client may be gone already
+        await socket.ws.close(code=code, reason=reason)
 
 
 def _since(ws: WebSocket) -> int | None:
