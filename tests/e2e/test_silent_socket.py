@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from club_client import GameSocket, Player
 from test_club import Visitor
-from test_room import open_room, start
+from test_room import Room, open_room, start
 
 from sheshbesh.server.rounds import channel
 
@@ -53,9 +53,7 @@ def test_a_room_whose_socket_goes_silent_reconnects_and_shows_the_missed_move(
     ann, bob = players
     game_id = start(ann, bob, "draughts", stake=0)
     white, black = sockets_of(ann, bob, game_id)
-    page = Visitor(browser, live_club)
-    page.context.add_cookies([{"name": k, "value": v, "url": live_club}
-                              for k, v in bob.http.cookies.items()])  # fmt: skip
+    page = Room(browser, live_club).page(bob)  # bob's room, in his cookies
     page.page.clock.install()
     try:
         open_room(page, game_id)
