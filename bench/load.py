@@ -300,6 +300,7 @@ class Worker:
         self.new_game: list[float] = []
         self.lag: list[float] = []
         self.errors: Counter[str] = Counter()
+        self.unanswered: list[str] = []
         self.sent = 0
         self.accepted = 0
         self.finished = 0
@@ -630,6 +631,7 @@ class Worker:
         unanswered = await self.drain()
         if unanswered:
             self.errors["unanswered"] += unanswered
+            self.unanswered = self.describe_unanswered()
         conn.send(("result", self.result(cpu)))
         for task in players_tasks:
             task.cancel()
@@ -646,13 +648,37 @@ class Worker:
                 return waiting
             await asyncio.sleep(0.1)
 
+    def describe_unanswered(self) -> list[str]:
+        """What each unanswered action was waiting for, so a run that has some says whether
+        the mover's process refused nothing and told no one, or one socket missed it."""
+        end = self.window[1]
+        lines = []
+        for pair in self.pairs:
+            game = pair.game
+            if game is None or game.broken:
+                continue
+            for seq, (sent_at, sender, measured, seen) in sorted(game.pending.items()):
+                if not measured:
+                    continue
+                seats = "; ".join(
+                    f"seat {s.index} on {s.player.base.rsplit(':', 1)[-1]} v={s.v}"
+                    f" legal_v={s.legal_v} acting_v={s.acting_v}"
+                    f" ws={'open' if s.ws is not None and s.ws.state.name == 'OPEN' else 'closed'}"
+                    for s in game.seats
+                )  # fmt: skip
+                lines.append(
+                    f"game {game.id} v={seq} from seat {sender} sent {end - sent_at:+.1f} s"
+                    f" before the window closed, heard by {seen} of 2, over={game.over}: {seats}"
+                )
+        return lines
+
     def result(self, cpu: float) -> dict[str, Any]:
         live = sum(1 for pair in self.pairs if pair.game is not None and not pair.game.broken)
         return {
             "latency": self.latency, "echo": self.echo, "new_game": self.new_game,
             "lag": self.lag, "errors": dict(self.errors), "sent": self.sent,
             "accepted": self.accepted, "finished": self.finished, "cpu_s": cpu,
-            "reconnects": self.reconnects,
+            "reconnects": self.reconnects, "unanswered": self.unanswered,
             "live_pairs": live, "pairs": len(self.pairs),
         }  # fmt: skip
 
@@ -891,6 +917,7 @@ def details(r: Run) -> str:
         f"  games finished {r.total('finished'):.0f}; new game (request, accept, 2 sockets)"
         f" p50/p99 {pct(new_game, 50):.0f}/{pct(new_game, 99):.0f} ms",
         "  errors: " + (", ".join(f"{k} {v}" for k, v in errors.most_common()) or "none"),
+        *(f"    unanswered: {line}" for res in r.results for line in res["unanswered"][:10]),
         f"  server, per accepted move: {cpu_ms:.2f} ms of CPU, {reads:.1f} system calls that"
         f" read and {writes:.1f} that wrote (all its processes together)",
     ]

@@ -319,12 +319,17 @@ def _train(args: argparse.Namespace) -> int:
         os.environ.setdefault(name, "1")
     import time
 
-    from sheshbesh.bots.nets.net import Net
+    from sheshbesh.bots.nets.net import HIDDEN, Net
     from sheshbesh.bots.nets.train import Schedule, train
 
     out = args.out or f"{args.variant}.npz"
     log_path = args.log or os.path.splitext(out)[0] + ".log"
-    net = Net.load(args.resume, widen=True) if args.resume else Net.create(args.variant, args.seed)
+    if args.resume:
+        net = Net.load(args.resume, widen=True)
+        if args.hidden is not None:
+            net.grow(args.hidden, args.seed)
+    else:
+        net = Net.create(args.variant, args.seed, args.hidden or HIDDEN)
     schedule = Schedule() if args.alpha_floor is None else Schedule(floor=args.alpha_floor)
     if net.variant != args.variant:
         raise ValueError(f"{args.resume} holds a {net.variant} net, not {args.variant}")
@@ -343,6 +348,8 @@ def _train(args: argparse.Namespace) -> int:
             resumed += f" --alpha-floor {args.alpha_floor:g}"
         if args.complement:
             resumed += " --complement"
+        if args.hidden is not None:
+            resumed += f" --hidden {args.hidden}"
         write(f"# sheshbesh train {args.variant} --games {args.games} --seed {args.seed}"
               f"{resumed} (checkpoints: {args.checkpoint_games} games vs {args.against} "
               f"every {args.checkpoint})")  # fmt: skip
@@ -459,6 +466,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--complement", action="store_true",
         help="RB-8: self-play chooses a double's first four moves by the complement "
         "after them, as the 0-ply bot plays (Russian backgammon only)",
+    )  # fmt: skip
+
+    train.add_argument(
+        "--hidden", type=int, default=None, metavar="UNITS",
+        help="hidden units (default 80); with --resume, the layer grows to this many, "
+        "the new units silent until training gives them weight",
     )  # fmt: skip
 
     perft = commands.add_parser("perft", help="count move-tree leaves (draughts)")

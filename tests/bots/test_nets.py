@@ -400,6 +400,24 @@ def test_weights_from_before_new_inputs_widen_and_play_as_before(tmp_path):
     assert np.allclose(widened.forward(x)[1], widened.forward(x_without)[1])
 
 
+def test_a_grown_hidden_layer_plays_as_before_and_its_new_units_then_learn():
+    """``train --resume --hidden``: the new units start silent, so the grown net's outputs
+    are the old net's, and training gives them weight."""
+    net = Net.create("russian_backgammon", seed=6)
+    train(net, 4, seed=6, checkpoint=0, log=lambda line: None)
+    grown = Net(net.variant, net.w1.copy(), net.b1.copy(), net.w2.copy(), net.b2.copy(), 4)
+    grown.grow(120, seed=7)
+    assert grown.w1.shape == (120, net.w1.shape[1]) and grown.w2.shape == (net.w2.shape[0], 120)
+    assert grown.w1[80:].any() and not grown.w2[:, 80:].any()
+    position = Position.from_own("russian_backgammon", white={20: 3, 13: 12}, black={24: 15})
+    x = encode(view_of(position)[None, :], net.rules)
+    assert np.allclose(grown.forward(x)[1], net.forward(x)[1])
+    train(grown, 3, seed=8, checkpoint=0, log=lambda line: None)
+    assert grown.w2[:, 80:].any()
+    with pytest.raises(ValueError, match="more than"):
+        grown.grow(100, seed=7)
+
+
 def test_a_run_stopped_after_a_checkpoint_left_the_weights_of_a_shorter_run():
     """docs/training/README.md: shipped weights are the last checkpoint of a timed run."""
     saved: list[np.ndarray] = []

@@ -104,6 +104,21 @@ class Net:
             np.zeros(outputs),
         )
 
+    def grow(self, hidden: int, seed: int) -> None:
+        """Widen the hidden layer to ``hidden`` units, the new ones with small random
+        inputs and no say in the outputs yet: the net plays exactly as before, and
+        training gives the new units their part (more capacity for a net that has
+        stopped gaining at its size, as TD-Gammon's later versions had)."""
+        extra = hidden - self.w1.shape[0]
+        if extra < 0:
+            raise ValueError(f"the net has {self.w1.shape[0]} hidden units, more than {hidden}")
+        if extra == 0:
+            return
+        rng = np.random.default_rng(seed)
+        self.w1 = np.concatenate([self.w1, rng.uniform(-0.1, 0.1, (extra, self.w1.shape[1]))])
+        self.b1 = np.concatenate([self.b1, np.zeros(extra)])
+        self.w2 = np.concatenate([self.w2, np.zeros((self.w2.shape[0], extra))], axis=1)
+
     # --- evaluation ---------------------------------------------------------------
 
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
