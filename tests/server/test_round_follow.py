@@ -22,6 +22,7 @@ several processes may serve a game:
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -383,5 +384,50 @@ def test_a_move_that_does_not_fold_still_reaches_the_sockets(pg_settings: Settin
                 break
             await asyncio.sleep(0.05)
         assert two.table.seq == 1
+
+    run(pg_settings, body)
+
+
+def test_a_seats_presence_from_another_process_is_held_without_reading_the_game(
+    pg_settings: Settings,
+) -> None:
+    """PL-7's marks: a process that stores one publishes everything it changed, so the
+    others take it as it is (each arrival cost every other process serving the game a
+    reload of the row and its log). A seat heard away while one of its sockets is open
+    in this process is marked present again, here and in the database."""
+
+    async def body(club: Club, ann: int, bob: int) -> None:
+        heard: list[dict[str, Any]] = []
+        await club.bus.subscribe(
+            "game:g1", lambda m: heard.append(json.loads(m) if isinstance(m, str) else m)
+        )
+        one, two = await loaded(club), await loaded(club)
+        assert two.game is not None and not two.game.arrived0
+        statements: list[str] = []
+
+        def count(*args: object) -> None:
+            statements.append(str(args[2]))
+
+        await one.arrive(0)
+        arrived = heard[-1]["presence"]
+        await one.leave(0)
+        left = heard[-1]["presence"]
+        assert arrived["online"] and not left["online"]
+        event.listen(club.db.engine.sync_engine, "before_cursor_execute", count)
+        await two.heard_presence(arrived)
+        assert (two.game.away0, two.game.arrived0) == (None, True)
+        await two.heard_presence(left)
+        assert two.game.away0 == left["since"] and two.game.arrived0
+        assert two.deadline() <= left["deadline"]  # its grace timer runs here too
+        event.remove(club.db.engine.sync_engine, "before_cursor_execute", count)
+        assert statements == []
+        # Bob's page is open on this process; another process says he left (his other tab).
+        two.here[1] = 1
+        await two.heard_presence({"seat": 1, "online": False, "since": club.now()})
+        assert two.game.away1 is None and heard[-1]["presence"]["seat"] == 1
+        assert heard[-1]["presence"]["online"]
+        async with club.db.read() as session:
+            stored = await session.get(Game, "g1")
+            assert stored is not None and stored.away1 is None and stored.arrived1
 
     run(pg_settings, body)

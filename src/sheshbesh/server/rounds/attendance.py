@@ -39,6 +39,25 @@ class Attendance:
         round's lock; the grace that seat has while away (seconds)."""
         raise NotImplementedError
 
+    def _remember_mark(self, seat: int, away: float | None) -> bool:
+        """Hold a seat's stored mark in memory; False when this round holds no such seat
+        (a chouette seat since left), so nothing is said about it."""
+        raise NotImplementedError
+
+    async def heard_presence(self, presence: dict[str, Any]) -> None:
+        """A process stored a seat's mark and published it (this one too: Redis's echo).
+        The message holds everything the mark changed, so the round takes it as it is,
+        without reading the game back (every socket's arrival cost each other process
+        serving the game a reload). While a socket of that seat is open here the player
+        is not away, whatever another page of his did: this process says so again."""
+        seat = int(presence["seat"])
+        away = None if presence["online"] else float(presence["since"])
+        if not self._remember_mark(seat, away):
+            return
+        if away is not None and self.live and self.here[seat] > 0:
+            await self._mark(seat, None)
+        self.schedule()
+
     async def arrive(self, seat: int) -> None:
         self.here[seat] += 1
         if self.here[seat] == 1 and self.live:

@@ -156,7 +156,9 @@ class Hub:
             _in_background(self.round.refresh(), f"game {self.round.id}: refresh")
         elif "presence" in message:
             batch = frame("presence", message["presence"])
-            _in_background(self.round.refresh(), f"game {self.round.id}: refresh")
+            _in_background(
+                self.round.heard_presence(message["presence"]), f"game {self.round.id}: presence"
+            )
         else:
             seq = message["seq"]
             state = {**message["state"], "clock": message["clock"], "held": message.get("held")}

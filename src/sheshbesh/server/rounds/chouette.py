@@ -800,11 +800,16 @@ class ChouetteRound(Attendance):
                 .where(GameSeat.game_id == self.id, GameSeat.seat == seat)
                 .values(values)
             )
-        row = self.seat_rows.get(seat)
-        if row is not None:
-            row.away = away
-            row.arrived = row.arrived or away is None
+        self._remember_mark(seat, away)
         return self.club.settings.abandon_grace
+
+    def _remember_mark(self, seat: int, away: float | None) -> bool:
+        row = self.seat_rows.get(seat)
+        if row is None:
+            return False
+        row.away = away
+        row.arrived = row.arrived or away is None
+        return not row.left
 
     async def refresh(self) -> None:
         """Reload after another process changed the table (presence, events)."""

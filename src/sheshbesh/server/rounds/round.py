@@ -654,10 +654,18 @@ class Round(Attendance):
             await connection.execute(
                 update(Game.__table__).where(Game.id == self.id).values(values)  # type: ignore[arg-type]
             )
+        self._remember_mark(seat, away)
         assert self.game is not None
-        for column, value in values.items():
-            setattr(self.game, column, value)
         return self._grace(self.game, seat)
+
+    def _remember_mark(self, seat: int, away: float | None) -> bool:
+        game = self.game
+        if game is None:
+            return False
+        setattr(game, f"away{seat}", away)
+        if away is None:
+            setattr(game, f"arrived{seat}", True)  # he has opened the game: no abort any more
+        return True
 
     async def refresh(self) -> None:
         """Reload after another process changed the game (presence, events); a seat it
