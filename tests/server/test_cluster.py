@@ -334,6 +334,47 @@ def test_a_games_message_is_heard_once_by_every_process_its_own_at_once(redis_ur
     asyncio.run(scenario())
 
 
+def test_a_games_message_dropped_while_redis_was_away_sends_the_others_to_the_log(
+    redis_url: str,
+) -> None:
+    """A publish that fails is dropped (the move is stored). The other process's own
+    connection may never have broken, or came back before the drop, so nothing of its
+    own tells it to look: once this process publishes again, it asks every process
+    serving that game to catch up from the database (``catch_up``), once."""
+    import redis.exceptions
+
+    async def scenario() -> None:
+        async with two_buses(redis_url) as (here, there):
+            heard: asyncio.Queue[Any] = asyncio.Queue()
+            await there.subscribe("game:lost", heard.put_nowait)
+            recovered: list[str] = []
+
+            async def recovery() -> None:
+                recovered.append("here")
+
+            here.on_recovered(recovery)
+            publish = here.redis.publish
+
+            async def away(*args: Any, **kwargs: Any) -> None:
+                raise redis.exceptions.ConnectionError("Redis is away")
+
+            here.redis.publish = away
+            await here.publish_data("game:lost", {"seq": 4, "events": []})  # dropped
+            await here.publish_data("user:7", {"t": "unread"})  # dropped, not a game's
+            assert here.dropped == {"game:lost"} and heard.empty()
+            here.redis.publish = publish
+            await here.publish_data("game:lost", {"seq": 5, "events": []})
+            first = json.loads(await asyncio.wait_for(heard.get(), 10))
+            assert first["seq"] == 5
+            assert json.loads(await asyncio.wait_for(heard.get(), 10)) == {"catch_up": True}
+            assert recovered == ["here"] and here.dropped == set()
+            await here.publish_data("game:lost", {"seq": 6, "events": []})
+            assert json.loads(await asyncio.wait_for(heard.get(), 10))["seq"] == 6
+            assert heard.empty()  # said once
+
+    asyncio.run(scenario())
+
+
 def test_escrows_over_the_same_wallets_at_once_wait_instead_of_deadlocking(
     postgres_url: str,
 ) -> None:

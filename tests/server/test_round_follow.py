@@ -431,3 +431,23 @@ def test_a_seats_presence_from_another_process_is_held_without_reading_the_game(
             assert stored is not None and stored.away1 is None and stored.arrived1
 
     run(pg_settings, body)
+
+
+def test_a_catch_up_sends_the_sockets_what_this_process_never_heard(
+    pg_settings: Settings,
+) -> None:
+    """Another process dropped its move's message (Redis away), then said ``catch_up``:
+    this process reads the game back and hands its sockets the stored move."""
+
+    async def body(club: Club, ann: int, bob: int) -> None:
+        one, two = await loaded(club), await loaded(club)
+        await one.act(ann, 0, first_move(one))  # its message never reaches ``two``
+        hub = Hub(club, two)
+        socket = Socket(ws=None, seat=1)  # type: ignore[arg-type]  # only its queue is used
+        hub.sockets.add(socket)
+        hub.on_message('{"catch_up":true}')
+        batch = await asyncio.wait_for(socket.queue.get(), 20)
+        assert isinstance(batch, Batch) and [seq for seq, _ in batch.events] == [1]
+        assert two.table is not None and two.table.seq == 1
+
+    run(pg_settings, body)

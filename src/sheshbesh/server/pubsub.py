@@ -29,6 +29,8 @@ from . import wire
 Subscriber = Callable[[Any], None]
 """Called with a message's text, or in one process with the published object."""
 CONFIRM_TIMEOUT = 10.0
+CATCH_UP = '{"catch_up":true}'
+"""A game's message that says: something was lost here, read the game from the database."""
 """Seconds to wait for Redis to confirm a subscription change."""
 log = logging.getLogger(__name__)
 
@@ -121,6 +123,9 @@ class RedisBus(Bus):
         """(``subscribe``/``unsubscribe``, Redis channel) → the change waiting for Redis's reply."""
         self.lost = False
         """A message was dropped, or the listener lost its connection, since the last recovery."""
+        self.dropped: set[str] = set()
+        """Game channels whose message this process failed to publish since it last said so:
+        the other processes never heard it, and no loss of theirs tells them to look."""
         self.reconnecting = False
         self.mark = f'{{"from":"{secrets.token_hex(8)}",'
         """How each JSON object this process publishes begins: heard back, it is skipped."""
@@ -165,6 +170,8 @@ class RedisBus(Bus):
             # Stored already; the others catch up from the database once Redis is back.
             log.warning("redis unreachable: a message on %s is dropped", channel)
             self.lost = True
+            if channel.startswith("game:"):
+                self.dropped.add(channel)
             return
         if self.lost and not self.reconnecting:
             await self.heal()
@@ -238,12 +245,24 @@ class RedisBus(Bus):
         log.warning("redis is back; catching up from the database")
         self.lost = self.reconnecting = False
         await self.recover()
+        await self._tell_dropped()
 
     async def heal(self) -> None:
         """A publish was dropped while the listener stayed up: catch up all the same."""
         if self.lost:
             self.lost = False
             await self.recover()
+            await self._tell_dropped()
+
+    async def _tell_dropped(self) -> None:
+        """Send every process serving a game whose message was dropped here to the stored
+        log (``catch_up``): a process whose own connection stayed up, or came back before
+        the drop, would otherwise never hear that move, and its player would wait for ever
+        (issue 20: seen in the bench's Redis restart). Published like any message; one
+        dropped again waits for the next heal."""
+        dropped, self.dropped = self.dropped, set()
+        for channel in sorted(dropped):
+            await self.publish(channel, CATCH_UP)
 
 
 def make_bus(redis_url: str | None) -> Bus:

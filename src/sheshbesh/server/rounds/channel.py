@@ -150,6 +150,12 @@ class Hub:
                 readers = [s for s in readers if s.seat in crew]
             self.fan_out(ChatItem.of(line), readers)
             return
+        if "catch_up" in message:  # a process dropped a message of this game (Redis away)
+            _in_background(
+                _patiently(self.resync, f"game {self.round.id}: a catch-up"),
+                f"game {self.round.id}: catch-up",
+            )
+            return
         batch: Batch | str
         if "aborted" in message:  # a player never arrived: the game ended without a move
             batch = frame("aborted", message["aborted"])
