@@ -34,7 +34,7 @@ from test_ledger import make_user
 from sheshbesh.server.club import Club
 from sheshbesh.server.errors import ApiError
 from sheshbesh.server.pubsub import MemoryBus
-from sheshbesh.server.rounds.channel import Batch, Hub, Socket
+from sheshbesh.server.rounds.channel import Batch, CatchUp, Hub, Socket, _write
 from sheshbesh.server.rounds.round import Round
 from sheshbesh.server.rounds.start import start_game
 from sheshbesh.server.settings import Settings
@@ -446,8 +446,62 @@ def test_a_catch_up_sends_the_sockets_what_this_process_never_heard(
         socket = Socket(ws=None, seat=1)  # type: ignore[arg-type]  # only its queue is used
         hub.sockets.add(socket)
         hub.on_message('{"catch_up":true}')
+        # The reload finds the move: the socket is told to catch up from the log (its
+        # writer sends event 1; test_a_reload_that_finds_moves… follows that), and the
+        # resync then hands it the latest stored event as a message would have.
+        assert isinstance(await asyncio.wait_for(socket.queue.get(), 20), CatchUp)
         batch = await asyncio.wait_for(socket.queue.get(), 20)
         assert isinstance(batch, Batch) and [seq for seq, _ in batch.events] == [1]
         assert two.table is not None and two.table.seq == 1
+
+    run(pg_settings, body)
+
+
+def test_a_reload_that_finds_moves_no_message_brought_sends_them_to_every_socket(
+    pg_settings: Settings,
+) -> None:
+    """A process killed between storing a move and publishing it: the mover's page opens
+    again on this process, whose reload finds the move; the opponent's socket here was
+    never told (the bench saw him wait for ever). Now the hub sends each socket what
+    the stored log has beyond what it was sent."""
+
+    async def body(club: Club, ann: int, bob: int) -> None:
+        one, two = await loaded(club), await loaded(club)
+        hub = Hub(club, two)
+        sent: list[dict[str, Any]] = []
+
+        class Page:
+            async def send_text(self, text: str) -> None:
+                sent.append(json.loads(text))
+
+        socket = Socket(ws=Page(), seat=1)  # type: ignore[arg-type]
+        hub.sockets.add(socket)
+        writer = asyncio.create_task(_write(club, two, socket, 0))
+        try:
+            for _ in range(600):  # its first frames: the state at v=0
+                if socket.last == 0 and any(f["t"] == "state" for f in sent):
+                    break
+                await asyncio.sleep(0.05)
+            sent.clear()
+            await one.act(ann, 0, first_move(one))  # stored; its message never reaches two
+            await two.refresh()  # as a socket opening here would
+            for _ in range(600):
+                if any(f["t"] == "legal" for f in sent):
+                    break
+                await asyncio.sleep(0.05)
+            kinds = [(f["t"], f.get("v")) for f in sent]
+            assert kinds[0] == ("event", 1) and ("legal", 1) in kinds, kinds
+            assert socket.last == 1
+            await two.refresh()  # nothing new: nothing sent again
+            hub.catch_up_sockets()
+            socket.put('{"t":"mark"}')  # sent once the catch-up before it was handled
+            for _ in range(600):
+                if sent[-1] == {"t": "mark"}:
+                    break
+                await asyncio.sleep(0.05)
+            assert [f for f in sent if f["t"] == "event"] == [sent[0]]
+            assert sent[-1] == {"t": "mark"}
+        finally:
+            writer.cancel()
 
     run(pg_settings, body)

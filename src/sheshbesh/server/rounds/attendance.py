@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from typing import Any
 
 from sheshbesh.server.club import Club
@@ -26,6 +27,15 @@ class Attendance:
     lock: asyncio.Lock
     here: dict[int, int]
     """Connections per seat in this process."""
+    on_advanced: Callable[[], None] | None = None
+    """Called when a reload from the database moved the game on (events this process
+    never had as a message: a process killed between storing a move and publishing it,
+    or a message lost): the game's hub then sends each socket what it missed."""
+
+    def advanced(self, before: int, after: int) -> None:
+        """Tell the hub, if the reload found events beyond ``before``."""
+        if after > before and self.on_advanced is not None:
+            self.on_advanced()
 
     @property
     def live(self) -> bool:

@@ -108,9 +108,15 @@ class Closing:
     reason: str
 
 
-Item = Batch | str | int | ChatItem | Closing
-"""What a socket's writer sends: a batch, a frame, a resync from ``v``, a chat line, or
-the close."""
+@dataclass(frozen=True, slots=True)
+class CatchUp:
+    """Send what the stored log has beyond what this socket was sent (the round reloaded
+    events no message brought)."""
+
+
+Item = Batch | str | int | ChatItem | Closing | CatchUp
+"""What a socket's writer sends: a batch, a frame, a resync from ``v``, a chat line, the
+close, or a catch-up."""
 
 
 @dataclass(eq=False)
@@ -138,6 +144,15 @@ class Hub:
         self.round = round_
         self.sockets: set[Socket] = set()
         self.channel = f"game:{round_.id}"
+        round_.on_advanced = self.catch_up_sockets
+
+    def catch_up_sockets(self) -> None:
+        """The round reloaded events from the database that no message brought here: each
+        socket is sent what it has not had (a socket opened on this process after the one
+        that stored a move was killed before publishing it; its player's opponent, on
+        this process too, waited for that move for ever)."""
+        for socket in list(self.sockets):
+            _put(socket, CatchUp())
 
     def on_message(self, text: str | dict[str, Any]) -> None:
         message = wire.loads(text) if isinstance(text, str) else text
@@ -254,6 +269,7 @@ class Hubs:
         hub.sockets.discard(socket)
         if not hub.sockets and self.hubs.get(hub.round.id) is hub:
             del self.hubs[hub.round.id]
+            hub.round.on_advanced = None
             await self.club.bus.unsubscribe(hub.channel, hub.on_message)
 
 
@@ -603,6 +619,12 @@ async def _write(club: Club, round_: AnyRound, socket: Socket, since: int | None
             elif isinstance(item, Closing):
                 await ws.close(code=item.code, reason=item.reason)
                 return
+            elif isinstance(item, CatchUp):
+                if _current(round_, socket) > socket.last:
+                    await _patiently(
+                        partial(_resend, club, round_, socket, socket.last),
+                        f"game {round_.id}: a catch-up",
+                    )
             else:
                 await _patiently(
                     partial(_send_batch, club, round_, socket, item), f"game {round_.id}: a batch"

@@ -816,8 +816,10 @@ class ChouetteRound(Attendance):
         async with self.lock, self.club.db.read() as session:
             game = await session.get(Game, self.id)
             if game is not None:
+                before = self.table.seq if self.table is not None else -1
                 self.table = await self.catch_up(session, game)
                 self.game = game
+                self.advanced(before, self.table.seq)
         for seat, row in list(self.seat_rows.items()):
             if self.live and not row.left and self.here[seat] > 0 and row.away is not None:
                 await self._mark(seat, None)

@@ -671,7 +671,9 @@ class Round(Attendance):
         """Reload after another process changed the game (presence, events); a seat it
         marked away while one of his sockets is open here is marked present again."""
         async with self.lock:
+            before = self.table.seq if self.table is not None else -1
             await self._catch_up_stored()
+            self.advanced(before, self.table.seq if self.table is not None else -1)
         game = self.game
         for seat in (0, 1):
             if (
