@@ -39,6 +39,7 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sheshbesh.server.club import Club
+from sheshbesh.server.errors import log_failure
 from sheshbesh.server.protocol import error_frame
 from sheshbesh.server.pubsub import Bus
 from sheshbesh.store.models import User
@@ -189,8 +190,8 @@ class Bindings:
     async def _check_now(self, bindings: list[Binding]) -> None:
         try:
             await self.check(bindings)
-        except Exception:  # the next action's check or the sweep will try again
-            log.exception("checking %d sockets' sessions failed", len(bindings))
+        except Exception as error:  # the next action's check or the sweep will try again
+            log_failure(log, f"checking {len(bindings)} sockets' sessions", error)
 
     async def _sweep(self) -> None:
         while True:
