@@ -29,9 +29,9 @@ from . import wire
 Subscriber = Callable[[Any], None]
 """Called with a message's text, or in one process with the published object."""
 CONFIRM_TIMEOUT = 10.0
+"""Seconds to wait for Redis to confirm a subscription change."""
 CATCH_UP = '{"catch_up":true}'
 """A game's message that says: something was lost here, read the game from the database."""
-"""Seconds to wait for Redis to confirm a subscription change."""
 log = logging.getLogger(__name__)
 
 
