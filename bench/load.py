@@ -636,14 +636,19 @@ class Worker:
         for task in players_tasks:
             task.cancel()
 
+    def waiting(self) -> list[tuple[Game, int, list[Any]]]:
+        """The actions sent in the window still waiting for their answer, by game and seq."""
+        return [
+            (pair.game, seq, pending)
+            for pair in self.pairs if pair.game is not None and not pair.game.broken
+            for seq, pending in sorted(pair.game.pending.items()) if pending[2]
+        ]  # fmt: skip
+
     async def drain(self, patience: float = 10.0) -> int:
         """Wait for the answers to actions sent in the window; how many never came."""
         deadline = time.monotonic() + patience
         while True:
-            waiting = sum(
-                1 for pair in self.pairs if pair.game is not None and not pair.game.broken
-                for pending in pair.game.pending.values() if pending[2]
-            )  # fmt: skip
+            waiting = len(self.waiting())
             if not waiting or time.monotonic() > deadline:
                 return waiting
             await asyncio.sleep(0.1)
@@ -653,23 +658,17 @@ class Worker:
         the mover's process refused nothing and told no one, or one socket missed it."""
         end = self.window[1]
         lines = []
-        for pair in self.pairs:
-            game = pair.game
-            if game is None or game.broken:
-                continue
-            for seq, (sent_at, sender, measured, seen) in sorted(game.pending.items()):
-                if not measured:
-                    continue
-                seats = "; ".join(
-                    f"seat {s.index} on {s.player.base.rsplit(':', 1)[-1]} v={s.v}"
-                    f" legal_v={s.legal_v} acting_v={s.acting_v}"
-                    f" ws={'open' if s.ws is not None and s.ws.state.name == 'OPEN' else 'closed'}"
-                    for s in game.seats
-                )  # fmt: skip
-                lines.append(
-                    f"game {game.id} v={seq} from seat {sender} sent {end - sent_at:+.1f} s"
-                    f" before the window closed, heard by {seen} of 2, over={game.over}: {seats}"
-                )
+        for game, seq, (sent_at, sender, _, seen) in self.waiting():
+            seats = "; ".join(
+                f"seat {s.index} on {s.player.base.rsplit(':', 1)[-1]} v={s.v}"
+                f" legal_v={s.legal_v} acting_v={s.acting_v}"
+                f" ws={'open' if s.ws is not None and s.ws.state.name == 'OPEN' else 'closed'}"
+                for s in game.seats
+            )  # fmt: skip
+            lines.append(
+                f"game {game.id} v={seq} from seat {sender} sent {end - sent_at:+.1f} s"
+                f" before the window closed, heard by {seen} of 2, over={game.over}: {seats}"
+            )
         return lines
 
     def result(self, cpu: float) -> dict[str, Any]:
