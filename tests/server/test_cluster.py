@@ -31,11 +31,13 @@ import httpx
 import pg
 import pytest
 import redis_server
-from club_client import UNTHROTTLED, GameSocket, Player, free_port, play_randomly
+from club_client import UNTHROTTLED, GameSocket, Player, RunningClub, free_port, play_randomly
+from me_socket import MeSocket
 from websockets.sync.client import ClientConnection, connect
 
 import sheshbesh
-from sheshbesh.server.pubsub import RedisBus
+from sheshbesh.server.pubsub import CATCH_UP, RedisBus
+from sheshbesh.server.settings import Settings
 from sheshbesh.store import ledger
 from sheshbesh.store.db import Database
 from sheshbesh.store.models import Game, User
@@ -347,6 +349,8 @@ def test_a_games_message_dropped_while_redis_was_away_sends_the_others_to_the_lo
         async with two_buses(redis_url) as (here, there):
             heard: asyncio.Queue[Any] = asyncio.Queue()
             await there.subscribe("game:lost", heard.put_nowait)
+            own: asyncio.Queue[Any] = asyncio.Queue()
+            await there.subscribe("user:7", own.put_nowait)
             recovered: list[str] = []
 
             async def recovery() -> None:
@@ -360,19 +364,72 @@ def test_a_games_message_dropped_while_redis_was_away_sends_the_others_to_the_lo
 
             here.redis.publish = away
             await here.publish_data("game:lost", {"seq": 4, "events": []})  # dropped
-            await here.publish_data("user:7", {"t": "unread"})  # dropped, not a game's
-            assert here.dropped == {"game:lost"} and heard.empty()
+            await here.publish_data("user:7", {"t": "unread"})  # dropped, a player's
+            assert here.dropped == {"game:lost", "user:7"} and heard.empty() and own.empty()
             here.redis.publish = publish
             await here.publish_data("game:lost", {"seq": 5, "events": []})
             first = json.loads(await asyncio.wait_for(heard.get(), 10))
             assert first["seq"] == 5
-            assert json.loads(await asyncio.wait_for(heard.get(), 10)) == {"catch_up": True}
+            assert await asyncio.wait_for(heard.get(), 10) == CATCH_UP
+            assert await asyncio.wait_for(own.get(), 10) == CATCH_UP
             assert recovered == ["here"] and here.dropped == set()
             await here.publish_data("game:lost", {"seq": 6, "events": []})
             assert json.loads(await asyncio.wait_for(heard.get(), 10))["seq"] == 6
-            assert heard.empty()  # said once
+            assert heard.empty() and own.empty()  # said once
 
     asyncio.run(scenario())
+
+
+def test_what_the_lobby_and_a_players_page_missed_reaches_them_on_a_process_that_lost_nothing(
+    postgres_url: str, redis_url: str
+) -> None:
+    """Process one's publishes fail for a while (Redis away from it alone, or back for the
+    others before its drop): Bob's accept of Ann's request and Carl's new request are
+    stored, their lobby, chat and page messages dropped. Process two lost nothing, so nothing
+    of its own tells it to look; once one publishes again it says ``catch_up`` on each
+    channel it dropped, and two's lobby socket is sent the whole lobby (Carl's request,
+    the game begun) and its chat (Carl's line), Ann's page her hello and her "me" again
+    (the game she is in)."""
+    import redis.exceptions
+
+    settings = Settings(database_url=postgres_url, redis_url=redis_url,
+                        password_profile="fast", signup_limits=(), young_stake=None,
+                        **UNTHROTTLED)  # fmt: skip
+    with RunningClub(settings) as one, RunningClub(settings) as two:
+        ann = Player(two.base, "ann").register()
+        bob, carl = Player(one.base, "bob").register(), Player(one.base, "carl").register()
+        offer = ann.offer(variant="backgammon", stake=20)
+        lobby = LobbySocket(two.base)
+        page = MeSocket(ann)
+        assert page.hello["d"]["unread"] == 0
+        bus = one.app.state.club.bus
+        assert isinstance(bus, RedisBus)
+        publish = bus.redis.publish
+
+        async def away(*args: Any, **kwargs: Any) -> None:
+            raise redis.exceptions.ConnectionError("Redis is away from process one")
+
+        bus.redis.publish = away
+        game = bob.accept(offer["id"])["id"]
+        later = carl.offer(variant="long_nardy", stake=30)["id"]
+        assert carl.post("/api/chat/lobby", {"text": "while away"}).status_code == 201
+        assert "lobby" in bus.dropped and any(c.startswith("user:") for c in bus.dropped)
+        bus.redis.publish = publish
+        assert carl.post("/api/chat/lobby", {"text": "back"}).status_code == 201
+
+        whole = lobby.next(lambda m: m["t"] == "lobby", timeout=30)
+        assert later in {r["id"] for r in whole["d"]["requests"]}
+        assert offer["id"] not in {r["id"] for r in whole["d"]["requests"]}
+        assert game in {g["id"] for g in whole["d"]["games"]}
+        chat = lobby.next(lambda m: m["t"] == "chat_history", timeout=10)
+        assert [line["text"] for line in chat["d"]["lines"]][-2:] == ["while away", "back"]
+        again = page.until("hello", timeout=30)
+        assert again["d"]["unread"] == 1  # the note that Bob accepted, stored meanwhile
+        assert page.until("me", timeout=10)["d"]["playing"] == game
+        lobby.close()
+        page.close()
+        for player in (ann, bob, carl):
+            player.close()
 
 
 def test_escrows_over_the_same_wallets_at_once_wait_instead_of_deadlocking(

@@ -12,6 +12,13 @@ database. A publish that fails is logged and dropped, never an error for the
 move already stored, and once the connection is back the bus calls its
 ``recovered`` hooks: the game hubs then send each socket what the stored log
 has beyond what it heard (``rounds.channel``), so no player misses an event.
+
+The other processes may never have lost their own connection, or got it back
+before the drop, so the process that dropped a message also publishes
+:data:`CATCH_UP` on that channel once it can: every subscriber must take that
+message as "read what this channel tells from the database again" (a game's
+sockets their missed events, a lobby socket the whole lobby, a player's page
+his hello and "me"), and never hand it on as it is.
 """
 
 from __future__ import annotations
@@ -31,7 +38,8 @@ Subscriber = Callable[[Any], None]
 CONFIRM_TIMEOUT = 10.0
 """Seconds to wait for Redis to confirm a subscription change."""
 CATCH_UP = '{"catch_up":true}'
-"""A game's message that says: something was lost here, read the game from the database."""
+"""A channel's message that says: something published here was lost, read it from the
+database (every subscriber knows it; see the module's docstring)."""
 log = logging.getLogger(__name__)
 
 
@@ -124,8 +132,8 @@ class RedisBus(Bus):
         self.lost = False
         """A message was dropped, or the listener lost its connection, since the last recovery."""
         self.dropped: set[str] = set()
-        """Game channels whose message this process failed to publish since it last said so:
-        the other processes never heard it, and no loss of theirs tells them to look."""
+        """Channels whose message this process failed to publish since it last said so: the
+        other processes never heard it, and no loss of theirs tells them to look."""
         self.reconnecting = False
         self.mark = f'{{"from":"{secrets.token_hex(8)}",'
         """How each JSON object this process publishes begins: heard back, it is skipped."""
@@ -170,8 +178,7 @@ class RedisBus(Bus):
             # Stored already; the others catch up from the database once Redis is back.
             log.warning("redis unreachable: a message on %s is dropped", channel)
             self.lost = True
-            if channel.startswith("game:"):
-                self.dropped.add(channel)
+            self.dropped.add(channel)
             return
         if self.lost and not self.reconnecting:
             await self.heal()
@@ -255,11 +262,12 @@ class RedisBus(Bus):
             await self._tell_dropped()
 
     async def _tell_dropped(self) -> None:
-        """Send every process serving a game whose message was dropped here to the stored
-        log (``catch_up``): a process whose own connection stayed up, or came back before
-        the drop, would otherwise never hear that move, and its player would wait for ever
-        (issue 20: seen in the bench's Redis restart). Published like any message; one
-        dropped again waits for the next heal."""
+        """Send every subscriber of a channel whose message was dropped here to the database
+        (:data:`CATCH_UP`): a process whose own connection stayed up, or came back before
+        the drop, would otherwise never hear it: a game's move, and its player waited for
+        ever (issue 20: seen in the bench's Redis restart); a request in the lobby; the game
+        a player's own page should open. Published like any message; one dropped again
+        waits for the next heal."""
         dropped, self.dropped = self.dropped, set()
         for channel in sorted(dropped):
             await self.publish(channel, CATCH_UP)

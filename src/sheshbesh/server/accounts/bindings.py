@@ -41,7 +41,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from sheshbesh.server.club import Club
 from sheshbesh.server.errors import log_failure
 from sheshbesh.server.protocol import error_frame
-from sheshbesh.server.pubsub import Bus
+from sheshbesh.server.pubsub import CATCH_UP, Bus
 from sheshbesh.store.models import User
 
 from .sessions import live_sessions, session_of
@@ -137,10 +137,14 @@ class Bindings:
                 del self.by_user[binding.user.id]
 
     def on_message(self, text: str | dict[str, Any]) -> None:
-        """Sessions of a player ended somewhere: check his sockets here now."""
-        message = json.loads(text) if isinstance(text, str) else text
-        user_id = message.get("user") if isinstance(message, dict) else None
-        bound = self.by_user.get(user_id) if type(user_id) is int else None
+        """Sessions of a player ended somewhere: check his sockets here now (every socket,
+        after a catch-up: whose sessions ended is what was lost)."""
+        if text == CATCH_UP:
+            bound = {binding for bindings in self.by_user.values() for binding in bindings}
+        else:
+            message = json.loads(text) if isinstance(text, str) else text
+            user_id = message.get("user") if isinstance(message, dict) else None
+            bound = self.by_user.get(user_id, set()) if type(user_id) is int else set()
         if not bound:
             return
         for binding in bound:

@@ -19,6 +19,7 @@ from sheshbesh.server.accounts.bindings import Binding
 from sheshbesh.server.club import Club
 from sheshbesh.server.errors import ApiError
 from sheshbesh.server.protocol import BadFrame, ChatMsg, PingMsg, error_frame, frame, parse_client
+from sheshbesh.server.pubsub import CATCH_UP
 from sheshbesh.server.relations import friends as social
 from sheshbesh.store.models import User
 
@@ -71,7 +72,8 @@ class Blocklists:
 
     def _listener(self, user_id: int) -> Any:
         def changed(message: str | dict[str, Any]) -> None:
-            if _json(message).get("t") == "friends_changed":
+            # A catch-up: what was lost may have been a change of friends.
+            if message == CATCH_UP or _json(message).get("t") == "friends_changed":
                 self.sets.pop(user_id, None)
                 self.generation[user_id] = self.generation.get(user_id, 0) + 1
 
@@ -131,6 +133,9 @@ class LobbyChat:
         self.sent: set[int] = set()
 
     def on_line(self, message: str | dict[str, Any]) -> None:
+        if message == CATCH_UP:  # a line was lost: the socket reads the history again
+            self.put(message)
+            return
         self.put(ChatItem.of(_json(message)))
 
     async def open(self) -> None:

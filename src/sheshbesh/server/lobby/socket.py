@@ -32,6 +32,7 @@ from sheshbesh.server.chat.readers import LobbyChat
 from sheshbesh.server.club import Club, club_of
 from sheshbesh.server.events import RoundMoved
 from sheshbesh.server.limits import Guard
+from sheshbesh.server.pubsub import CATCH_UP
 from sheshbesh.server.relations.presence import presence_of
 from sheshbesh.server.rounds.spectate import live_summaries
 from sheshbesh.store.models import User
@@ -71,7 +72,7 @@ def subscribe(club: Club) -> None:
 
     async def on_bus_recovered() -> None:
         # Lobby messages may have been lost while Redis was away: each socket reads
-        # the requests and games again from the database.
+        # the requests, games and chat again from the database.
         for queue in list(lobby_queues(club)):
             with contextlib.suppress(asyncio.QueueFull):
                 queue.put_nowait(REFRESH)
@@ -82,7 +83,8 @@ def subscribe(club: Club) -> None:
 
 
 REFRESH = object()
-"""Put in a lobby socket's queue: send the whole lobby again (after the bus lost messages)."""
+"""Put in a lobby socket's queue: send the whole lobby and its chat again (after the bus
+lost messages, here or, as :data:`~sheshbesh.server.pubsub.CATCH_UP` says, elsewhere)."""
 
 
 def lobby_queues(club: Club) -> set[asyncio.Queue[Any]]:
@@ -122,10 +124,10 @@ async def _serve(club: Club, ws: WebSocket, binding: Binding | None, guard: Guar
 
     def on_message(text: Any) -> None:
         with contextlib.suppress(asyncio.QueueFull):
-            queue.put_nowait(text)
+            queue.put_nowait(REFRESH if text == CATCH_UP else text)
 
     def on_own(text: Any) -> None:
-        on_message(Own(text))
+        on_message(text if text == CATCH_UP else Own(text))
 
     channels = {"lobby": on_message} | ({f"user:{user.id}": on_own} if user else {})
     for channel, subscriber in channels.items():
@@ -175,6 +177,7 @@ async def _serve(club: Club, ws: WebSocket, binding: Binding | None, guard: Guar
             item = getter.result()
             if item is REFRESH:
                 await ws.send_text(await whole_lobby())
+                await ws.send_text(await lobby_chat.history())
                 continue
             if isinstance(item, Own):
                 if binding is None or not await binding.alive():

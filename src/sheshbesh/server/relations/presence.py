@@ -48,6 +48,7 @@ from sheshbesh.server.club import Club, club_of
 from sheshbesh.server.events import RoundMoved
 from sheshbesh.server.limits import Guard
 from sheshbesh.server.notify import notes as notify
+from sheshbesh.server.pubsub import CATCH_UP
 from sheshbesh.store.models import Game, GameSeat, Relation, User
 
 Status = Literal["offline", "online", "playing"]
@@ -110,6 +111,9 @@ class Presence:
 
     def on_message(self, text: str | dict[str, Any]) -> None:
         """Fold another process's announcement into :attr:`elsewhere`."""
+        if text == CATCH_UP:  # an announcement was lost: every process says all again
+            self._reply()
+            return
         message = json.loads(text) if isinstance(text, str) else text
         node = message.get("node")
         if not isinstance(node, str) or node == self.node:
@@ -126,10 +130,14 @@ class Presence:
             return
         self.elsewhere[node] = (users, time.monotonic())
         if message.get("hello"):
-            reply = {"node": self.node, "all": sorted(self.here)}
-            task = asyncio.create_task(self.club.bus.publish_data(CHANNEL, reply))
-            self.replies.add(task)  # held until done, so it is not collected half-way
-            task.add_done_callback(self.replies.discard)
+            self._reply()
+
+    def _reply(self) -> None:
+        """Announce everyone connected here, from a subscriber (which must not wait)."""
+        reply = {"node": self.node, "all": sorted(self.here)}
+        task = asyncio.create_task(self.club.bus.publish_data(CHANNEL, reply))
+        self.replies.add(task)  # held until done, so it is not collected half-way
+        task.add_done_callback(self.replies.discard)
 
     # --- sockets ---------------------------------------------------------------------
 
@@ -331,7 +339,7 @@ async def _serve(club: Club, ws: WebSocket, binding: Binding, guard: Guard) -> N
     def on_message(message: str | dict[str, Any]) -> None:
         text = message if isinstance(message, str) else json.dumps(message)
         with contextlib.suppress(asyncio.QueueFull):  # stored notes are read on reconnect
-            queue.put_nowait(text)
+            queue.put_nowait(None if text == CATCH_UP else text)  # None: his hello again
 
     channel = f"user:{user.id}"
     presence = presence_of(club)
