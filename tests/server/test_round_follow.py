@@ -31,16 +31,18 @@ import pytest
 from sqlalchemy import event, select, update
 from test_ledger import make_user
 
+from sheshbesh.server.chat import rooms as chat
+from sheshbesh.server.chat.readers import ChatItem
 from sheshbesh.server.club import Club
 from sheshbesh.server.errors import ApiError
 from sheshbesh.server.pubsub import MemoryBus
-from sheshbesh.server.rounds.channel import Batch, CatchUp, Hub, Socket, _write
+from sheshbesh.server.rounds.channel import Batch, CatchUp, ChatAgain, Hub, Socket, _write
 from sheshbesh.server.rounds.round import Round
 from sheshbesh.server.rounds.start import start_game
 from sheshbesh.server.settings import Settings
 from sheshbesh.store.db import Database
 from sheshbesh.store.group import Behind, GroupWriter, MoveWrite
-from sheshbesh.store.models import Game, GameEvent
+from sheshbesh.store.models import Game, GameEvent, User
 from sheshbesh.store.models import Request as GameRequest
 
 Body = Callable[[Club, int, int], Awaitable[None]]
@@ -446,9 +448,11 @@ def test_a_catch_up_sends_the_sockets_what_this_process_never_heard(
         socket = Socket(ws=None, seat=1)  # type: ignore[arg-type]  # only its queue is used
         hub.sockets.add(socket)
         hub.on_message('{"catch_up":true}')
-        # The reload finds the move: the socket is told to catch up from the log (its
-        # writer sends event 1; test_a_reload_that_finds_moves… follows that), and the
-        # resync then hands it the latest stored event as a message would have.
+        # The chat's histories first (lines may have been lost too). The reload finds the
+        # move: the socket is told to catch up from the log (its writer sends event 1;
+        # test_a_reload_that_finds_moves… follows that), and the resync then hands it
+        # the latest stored event as a message would have.
+        assert isinstance(await asyncio.wait_for(socket.queue.get(), 20), ChatAgain)
         assert isinstance(await asyncio.wait_for(socket.queue.get(), 20), CatchUp)
         batch = await asyncio.wait_for(socket.queue.get(), 20)
         assert isinstance(batch, Batch) and [seq for seq, _ in batch.events] == [1]
@@ -501,6 +505,48 @@ def test_a_reload_that_finds_moves_no_message_brought_sends_them_to_every_socket
                 await asyncio.sleep(0.05)
             assert [f for f in sent if f["t"] == "event"] == [sent[0]]
             assert sent[-1] == {"t": "mark"}
+        finally:
+            writer.cancel()
+
+    run(pg_settings, body)
+
+
+def test_a_chat_line_no_message_brought_reaches_the_socket_with_the_history_again(
+    pg_settings: Settings,
+) -> None:
+    """A line of the players' room stored while the bus lost its message: after a
+    catch-up the writer sends the room's history again (the client shows it in place
+    of its lines), and a line both in it and queued is sent once."""
+
+    async def body(club: Club, ann: int, bob: int) -> None:
+        two = await loaded(club)
+        sent: list[dict[str, Any]] = []
+
+        class Page:
+            async def send_text(self, text: str) -> None:
+                sent.append(json.loads(text))
+
+        socket = Socket(ws=Page(), seat=1)  # type: ignore[arg-type]
+        writer = asyncio.create_task(_write(club, two, socket, None))
+        try:
+            for _ in range(600):  # its first frames, the players' room's history last
+                if any(f["t"] == "chat_history" for f in sent):
+                    break
+                await asyncio.sleep(0.05)
+            assert [f["d"]["lines"] for f in sent if f["t"] == "chat_history"] == [[]]
+            async with club.db.read() as session:
+                user = await session.get(User, ann)
+            line = await chat.post(club, user, chat.Room.game("g1", "players"), "lost")
+            sent.clear()
+            socket.put(ChatAgain())
+            socket.put(ChatItem.of(line))  # the line's message after all: already shown
+            socket.put('{"t":"mark"}')
+            for _ in range(600):
+                if sent and sent[-1] == {"t": "mark"}:
+                    break
+                await asyncio.sleep(0.05)
+            assert [f["t"] for f in sent] == ["chat_history", "mark"]
+            assert [x["text"] for x in sent[0]["d"]["lines"]] == ["lost"]
         finally:
             writer.cancel()
 

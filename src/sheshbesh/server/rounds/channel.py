@@ -114,9 +114,15 @@ class CatchUp:
     events no message brought)."""
 
 
-Item = Batch | str | int | ChatItem | Closing | CatchUp
+@dataclass(frozen=True, slots=True)
+class ChatAgain:
+    """Send the histories of the rooms this socket reads again: lines published while the
+    bus was losing messages never came (the client shows a history in place of its lines)."""
+
+
+Item = Batch | str | int | ChatItem | Closing | CatchUp | ChatAgain
 """What a socket's writer sends: a batch, a frame, a resync from ``v``, a chat line, the
-close, or a catch-up."""
+close, a catch-up, or the chat again."""
 
 
 @dataclass(eq=False)
@@ -207,8 +213,10 @@ class Hub:
     async def resync(self) -> None:
         """Messages of this game may have been lost between processes (Redis went away):
         hand the sockets the latest stored event and the game after it, as a message
-        would have, so each writer sends what its socket missed from the stored log."""
+        would have, so each writer sends what its socket missed from the stored log; and
+        the chat's histories again, whose lines may have been lost too."""
         round_ = self.round
+        self.fan_out(ChatAgain(), list(self.sockets))
         await round_.refresh()
         table, game = round_.table, round_.game
         if table is None or game is None:
@@ -587,14 +595,7 @@ async def _write(club: Club, round_: AnyRound, socket: Socket, since: int | None
                 await _resend(club, round_, socket, since)
 
         await _patiently(first, f"game {round_.id}: a socket's first frames")
-        sent: set[int] = set()  # lines of the histories that may also be queued
-        for room in rooms_read(round_, socket):
-            text, ids = await _patiently(
-                partial(history_frame, club, room, socket.user_id),
-                f"game {round_.id}: a chat history",
-            )
-            await ws.send_text(text)
-            sent |= ids
+        sent = await _send_histories(club, round_, socket)  # lines that may also be queued
         blocklists = blocklists_of(club)
         while True:
             item = await socket.queue.get()
@@ -619,6 +620,8 @@ async def _write(club: Club, round_: AnyRound, socket: Socket, since: int | None
             elif isinstance(item, Closing):
                 await ws.close(code=item.code, reason=item.reason)
                 return
+            elif isinstance(item, ChatAgain):
+                sent = await _send_histories(club, round_, socket)
             elif isinstance(item, CatchUp):
                 if _current(round_, socket) > socket.last:
                     await _patiently(
@@ -631,6 +634,19 @@ async def _write(club: Club, round_: AnyRound, socket: Socket, since: int | None
                 )
     except (WebSocketDisconnect, RuntimeError, ConnectionError, ClientDisconnected):
         return
+
+
+async def _send_histories(club: Club, round_: AnyRound, socket: Socket) -> set[int]:
+    """The ``chat_history`` of each room the socket reads; the ids of the lines sent."""
+    sent: set[int] = set()
+    for room in rooms_read(round_, socket):
+        text, ids = await _patiently(
+            partial(history_frame, club, room, socket.user_id),
+            f"game {round_.id}: a chat history",
+        )
+        await socket.ws.send_text(text)
+        sent |= ids
+    return sent
 
 
 async def _patiently(work: Callable[[], Awaitable[T]], what: str) -> T:
