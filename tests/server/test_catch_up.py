@@ -8,15 +8,21 @@ is. ``test_cluster`` plays the lobby, its chat and a player's page through two
 real processes; here are the subscribers that sit behind them: who is online
 (``relations.presence``), which sessions still hold (``accounts.bindings``) and
 whom a chat reader blocked (``chat.readers``).
+
+A process killed between storing something and publishing it tells nobody, not even
+with a catch-up: the others catch up from the database once they find it silent
+(``rounds.spectate``'s heartbeat).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import update
 from test_ledger import make_user
 
 from sheshbesh.server.accounts.bindings import Binding, bindings_of
@@ -24,9 +30,10 @@ from sheshbesh.server.chat.readers import ChatItem, LobbyChat, blocklists_of
 from sheshbesh.server.club import Club
 from sheshbesh.server.pubsub import CATCH_UP, MemoryBus
 from sheshbesh.server.relations import presence
+from sheshbesh.server.rounds.spectate import Spectators
 from sheshbesh.server.settings import Settings
 from sheshbesh.store.db import Database
-from sheshbesh.store.models import User
+from sheshbesh.store.models import Node, User
 
 
 def run(tmp_path: Path, body: Callable[[Club], Awaitable[None]]) -> None:
@@ -111,5 +118,38 @@ def test_a_lost_change_of_friends_drops_what_a_reader_holds_of_them(tmp_path: Pa
         lobby.on_line(line)
         lobby.on_line(CATCH_UP)
         assert isinstance(put[0], ChatItem) and put[1:] == [CATCH_UP]
+
+    run(tmp_path, body)
+
+
+def test_a_process_gone_silent_sends_every_other_to_the_database(tmp_path: Path) -> None:
+    """Process ``k`` stops beating (killed). The first process to find it silent sweeps
+    it and catches up from the database (the bus's recovery hooks); the other, which
+    next finds it swept, does too; neither does again, nor at its first beat."""
+
+    async def body(club: Club) -> None:
+        clubs = [dataclasses.replace(club, settings=dataclasses.replace(club.settings, node=n),
+                                     bus=MemoryBus(), extras={})
+                 for n in ("a", "b", "k")]  # fmt: skip
+        recovered: list[str] = []
+        for each in clubs:
+
+            async def hook(name: str = each.settings.node) -> None:
+                recovered.append(name)
+
+            each.bus.on_recovered(hook)
+        a, b, k = (Spectators(each) for each in clubs)
+        for process in (a, b, k, a, b):
+            await process.beat()
+        assert recovered == [] and a.others == {"b", "k"}
+        async with club.db.transaction() as session:  # k's last beat, long ago
+            await session.execute(update(Node).where(Node.node == "k").values(seen_at=0.0))
+        await a.beat()
+        assert recovered == ["a"] and a.others == {"b"}
+        await b.beat()
+        assert recovered == ["a", "b"] and b.others == {"a"}
+        await a.beat()
+        await b.beat()
+        assert recovered == ["a", "b"]
 
     run(tmp_path, body)

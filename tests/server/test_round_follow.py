@@ -551,3 +551,47 @@ def test_a_chat_line_no_message_brought_reaches_the_socket_with_the_history_agai
             writer.cancel()
 
     run(pg_settings, body)
+
+
+def test_a_players_page_back_behind_the_log_tells_every_process_the_latest_event(
+    pg_settings: Settings,
+) -> None:
+    """The bench's kill -9 once left a player waiting for ever: his opponent's move was
+    stored by a process killed before it published it; the mover's page came back on a
+    second process, and the waiting player's socket sat on a third, which never heard
+    of it. A seat's page back behind the stored log now has its process publish the
+    latest event again, for every process; a page that is current says nothing."""
+
+    async def body(club: Club, ann: int, bob: int) -> None:
+        killed = await loaded(club)
+        await killed.act(ann, 0, first_move(killed))  # stored; its message is lost with it
+        heard: list[dict[str, Any]] = []
+        await club.bus.subscribe("game:g1", heard.append)  # the third process
+        here = await loaded(club)
+
+        async def page_opens(seat: int | None, since: int) -> None:
+            sent: list[dict[str, Any]] = []
+
+            class Page:
+                async def send_text(self, text: str) -> None:
+                    sent.append(json.loads(text))
+
+            socket = Socket(ws=Page(), seat=seat)  # type: ignore[arg-type]
+            writer = asyncio.create_task(_write(club, here, socket, since))
+            try:
+                for _ in range(600):  # the histories come after any retelling
+                    if any(f["t"] == "chat_history" for f in sent):
+                        break
+                    await asyncio.sleep(0.05)
+                assert socket.last == 1
+            finally:
+                writer.cancel()
+
+        await page_opens(1, 1)  # Bob's page, current: nothing said
+        await page_opens(None, 0)  # a spectator's, behind: he moved nothing
+        assert heard == []
+        await page_opens(0, 0)  # Ann's, behind: the move she sent before the kill
+        assert [(m["seq"], [e["seq"] for e in m["events"]]) for m in heard] == [(1, [1])]
+        assert heard[0]["to_act"] == 1 and heard[0]["legal"]
+
+    run(pg_settings, body)

@@ -585,7 +585,10 @@ async def _write(club: Club, round_: AnyRound, socket: Socket, since: int | None
         hello = {"game": round_.id, "you": socket.seat, "players": round_.players()}
         await ws.send_text(frame("hello", hello))
 
+        behind = False  # a player's page back behind the stored log
+
         async def first() -> None:
+            nonlocal behind
             if not club.db.is_sqlite:  # another process may have moved the game on meanwhile
                 await round_.refresh()
             current = _current(round_, socket)
@@ -593,8 +596,11 @@ async def _write(club: Club, round_: AnyRound, socket: Socket, since: int | None
                 await _send_snapshot(club, round_, socket)
             else:
                 await _resend(club, round_, socket, since)
+            behind = socket.seat is not None and since is not None and since < current
 
         await _patiently(first, f"game {round_.id}: a socket's first frames")
+        if behind:
+            await _patiently(partial(_retell, club, round_), f"game {round_.id}: a retelling")
         sent = await _send_histories(club, round_, socket)  # lines that may also be queued
         blocklists = blocklists_of(club)
         while True:
@@ -634,6 +640,21 @@ async def _write(club: Club, round_: AnyRound, socket: Socket, since: int | None
                 )
     except (WebSocketDisconnect, RuntimeError, ConnectionError, ClientDisconnected):
         return
+
+
+async def _retell(club: Club, round_: AnyRound) -> None:
+    """Publish the game's latest stored event again, for every process. A player's page
+    that comes back behind the stored log may have sent its move to a process that was
+    killed after storing it and before telling anyone: his opponent's socket on a third
+    process then waited for ever (issue 20, the bench's kill -9). A process that has the
+    event skips it; one that lacks it reads the log."""
+    game, table = round_.game, round_.table
+    if club.db.is_sqlite or game is None or table is None or game.status == "aborted":
+        return  # one process: it heard every message
+    async with club.db.read() as session:
+        latest = await events_after(session, round_.id, table.seq - 1)
+    if latest:
+        await club.bus.publish_data(f"game:{round_.id}", round_.message_now(latest[-1:]))
 
 
 async def _send_histories(club: Club, round_: AnyRound, socket: Socket) -> set[int]:

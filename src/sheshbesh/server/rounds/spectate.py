@@ -145,6 +145,8 @@ class Spectators:
         self.pending: set[str] = set()
         self.windows: dict[str, asyncio.Task[None]] = {}
         self.beating: asyncio.Task[None] | None = None
+        self.others: set[str] | None = None
+        """The other processes alive at the last beat (None before the first)."""
 
     async def start(self) -> None:
         """Say this process is alive, now and every beat; sweep the dead ones' counts."""
@@ -203,13 +205,20 @@ class Spectators:
                 )
 
     async def beat(self) -> None:
-        """This process is alive; the processes silent too long lose their spectators."""
+        """This process is alive; the processes silent too long lose their spectators.
+
+        A process gone since the last beat (found silent here, or swept by another) may
+        have stored a move, a request or a payout and died before publishing it: nothing
+        will ever tell this process's sockets, so every one of them is caught up from the
+        database (the bus's recovery, as after a Redis loss; issue 20)."""
         club, node = self.club, self.club.settings.node
         now = club.now()
         stale = now - STALE_BEATS * club.settings.node_heartbeat
         async with club.db.transaction() as session:
             await _put(session, Node, {"node": node}, {"seen_at": now})
-            dead = list(await session.scalars(select(Node.node).where(Node.seen_at < stale)))
+            rows = (await session.execute(select(Node.node, Node.seen_at))).all()
+            dead = [name for name, seen_at in rows if seen_at < stale]
+            alive = {name for name, seen_at in rows if seen_at >= stale} - {node}
             games: list[str] = []
             if dead:
                 games = list(set(await session.scalars(
@@ -220,6 +229,10 @@ class Spectators:
             totals = {game_id: await self._store_total(session, game_id) for game_id in games}
         for game_id, total in totals.items():
             await self._announce(game_id, total)
+        gone, self.others = (self.others or set()) - alive, alive
+        if gone:
+            log.warning("process %s went silent; catching up from the database", sorted(gone))
+            await club.bus.recover()
 
     async def _beat_on(self) -> None:
         while True:
