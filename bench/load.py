@@ -535,6 +535,7 @@ class Worker:
             await game.done.wait()
             if self.stopping or game.broken:
                 return
+            await self.settled(game)
             await self.close_game(game)
             started = time.monotonic()
             try:
@@ -544,6 +545,14 @@ class Worker:
                 return
             if not self.stopping:
                 self.new_game.append((time.monotonic() - started) * 1000)
+
+    async def settled(self, game: Game) -> None:
+        """Wait until both sockets of a finished game heard all its actions (or had them
+        refused), as a page stays open on a game that ended: closing them when the first
+        socket hears the end left the other's last events in flight, counted as never
+        delivered when its process was only late (the database away a moment)."""
+        while game.pending and not self.stopping:
+            await asyncio.sleep(0.05)
 
     async def next_game(self, pair: Pair) -> str:
         """:meth:`start_game`; in a cluster, again on another process while one is down
