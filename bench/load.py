@@ -301,6 +301,8 @@ class Worker:
         self.lag: list[float] = []
         self.errors: Counter[str] = Counter()
         self.unanswered: list[str] = []
+        self.slow: dict[int, int] = {}
+        """Second of the window → latency samples over :data:`GOAL_P99_MS` sent in it."""
         self.sent = 0
         self.accepted = 0
         self.finished = 0
@@ -460,6 +462,9 @@ class Worker:
                 self.echo.append(ms)
             else:
                 self.latency.append(ms)
+                if ms > GOAL_P99_MS:
+                    second = int(sent_at - self.window[0])
+                    self.slow[second] = self.slow.get(second, 0) + 1
         pending[3] = seen + 1
         if pending[3] == 2:
             del game.pending[v]
@@ -687,6 +692,7 @@ class Worker:
             "lag": self.lag, "errors": dict(self.errors), "sent": self.sent,
             "accepted": self.accepted, "finished": self.finished, "cpu_s": cpu,
             "reconnects": self.reconnects, "unanswered": self.unanswered,
+            "slow": sorted(self.slow.items()),
             "live_pairs": live, "pairs": len(self.pairs),
         }  # fmt: skip
 
@@ -926,10 +932,31 @@ def details(r: Run) -> str:
         f" p50/p99 {pct(new_game, 50):.0f}/{pct(new_game, 99):.0f} ms",
         "  errors: " + (", ".join(f"{k} {v}" for k, v in errors.most_common()) or "none"),
         *(f"    unanswered: {line}" for res in r.results for line in res["unanswered"][:10]),
+        f"  {slow_seconds(r)}",
         f"  server, per accepted move: {cpu_ms:.2f} ms of CPU, {reads:.1f} system calls that"
         f" read and {writes:.1f} that wrote (all its processes together)",
     ]
     return "\n".join(lines)
+
+
+def slow_seconds(r: Run) -> str:
+    """Where in the window the samples over the goal were sent: a few seconds holding most
+    of them is a stall (something held the servers); spread over the window, the cores
+    were short the whole time."""
+    by_second: Counter[int] = Counter()
+    for res in r.results:
+        by_second.update(dict(res.get("slow", [])))
+    total, samples = sum(by_second.values()), len(r.merged("latency"))
+    if not total:
+        return f"over {GOAL_P99_MS:.0f} ms: none of {samples} samples"
+    worst = by_second.most_common(5)
+    share = sum(count for _, count in worst) / total * 100
+    seconds = ", ".join(f"{second} s: {count}" for second, count in worst)
+    return (
+        f"over {GOAL_P99_MS:.0f} ms: {total} of {samples} samples ({total / samples:.1%}), sent"
+        f" in {len(by_second)} of the window's seconds; the worst five ({seconds}) hold"
+        f" {share:.0f}% of them"
+    )
 
 
 def machine(args: argparse.Namespace) -> str:
