@@ -64,9 +64,15 @@ class Attendance:
         away = None if presence["online"] else float(presence["since"])
         if not self._remember_mark(seat, away):
             return
+        await self._present_again(seat, away)
+        self.schedule()
+
+    async def _present_again(self, seat: int, away: float | None) -> None:
+        """A seat stored as away (since ``away``) while one of its sockets is open here:
+        another page of the player closed, or another process marked it; he is here, so
+        this process marks him present again (a reload, a presence message)."""
         if away is not None and self.live and self.here[seat] > 0:
             await self._mark(seat, None)
-        self.schedule()
 
     async def arrive(self, seat: int) -> None:
         self.here[seat] += 1

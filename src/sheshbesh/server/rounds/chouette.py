@@ -821,8 +821,8 @@ class ChouetteRound(Attendance):
                 self.game = game
                 self.advanced(before, self.table.seq)
         for seat, row in list(self.seat_rows.items()):
-            if self.live and not row.left and self.here[seat] > 0 and row.away is not None:
-                await self._mark(seat, None)
+            if not row.left:
+                await self._present_again(seat, row.away)
         self.schedule()
 
 

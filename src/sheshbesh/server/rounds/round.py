@@ -675,14 +675,9 @@ class Round(Attendance):
             await self._catch_up_stored()
             self.advanced(before, self.table.seq if self.table is not None else -1)
         game = self.game
-        for seat in (0, 1):
-            if (
-                game is not None
-                and self.live
-                and self.here[seat] > 0
-                and away_of(game, seat) is not None
-            ):
-                await self._mark(seat, None)  # marked away elsewhere, but a socket is here
+        if game is not None:
+            for seat in (0, 1):
+                await self._present_again(seat, away_of(game, seat))
         self.schedule()
 
     # --- timers ---------------------------------------------------------------------
