@@ -224,10 +224,9 @@ class Hub:
         if game.status == "aborted":
             self.on_message({"aborted": round_.aborted()})
             return
-        async with self.club.db.read() as session:
-            latest = await events_after(session, round_.id, table.seq - 1)
-        if latest:
-            self.on_message(round_.message_now(latest[-1:]))
+        message = await _latest_message(self.club, round_)
+        if message is not None:
+            self.on_message(message)
 
     def fan_out(self, item: Item, sockets: list[Socket]) -> None:
         for socket in sockets:
@@ -648,13 +647,23 @@ async def _retell(club: Club, round_: AnyRound) -> None:
     killed after storing it and before telling anyone: his opponent's socket on a third
     process then waited for ever (issue 20, the bench's kill -9). A process that has the
     event skips it; one that lacks it reads the log."""
-    game, table = round_.game, round_.table
-    if club.db.is_sqlite or game is None or table is None or game.status == "aborted":
+    game = round_.game
+    if club.db.is_sqlite or game is None or game.status == "aborted":
         return  # one process: it heard every message
+    message = await _latest_message(club, round_)
+    if message is not None:
+        await club.bus.publish_data(f"game:{round_.id}", message)
+
+
+async def _latest_message(club: Club, round_: AnyRound) -> dict[str, Any] | None:
+    """The bus message of the game's latest stored event and the game after it (None
+    before the round has a table or its log an event): what a process says again when
+    a message of it may have been lost."""
+    if round_.table is None:
+        return None
     async with club.db.read() as session:
-        latest = await events_after(session, round_.id, table.seq - 1)
-    if latest:
-        await club.bus.publish_data(f"game:{round_.id}", round_.message_now(latest[-1:]))
+        latest = await events_after(session, round_.id, round_.table.seq - 1)
+    return round_.message_now(latest[-1:]) if latest else None
 
 
 async def _send_histories(club: Club, round_: AnyRound, socket: Socket) -> set[int]:
