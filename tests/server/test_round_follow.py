@@ -84,6 +84,24 @@ def first_move(round_: Round) -> dict[str, Any]:
     return next(frame for frame in round_.table.legal() if frame["type"] == "move")
 
 
+class Page:
+    """The far end of a socket for a real writer (``_write``): the frames it was sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    """Wait for ``condition`` (30 s at most: the assertions after it say what was missing)."""
+    for _ in range(600):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+
+
 async def stored_seqs(club: Club) -> list[int]:
     async with club.db.read() as session:
         rows = await session.scalars(
@@ -472,37 +490,24 @@ def test_a_reload_that_finds_moves_no_message_brought_sends_them_to_every_socket
     async def body(club: Club, ann: int, bob: int) -> None:
         one, two = await loaded(club), await loaded(club)
         hub = Hub(club, two)
-        sent: list[dict[str, Any]] = []
-
-        class Page:
-            async def send_text(self, text: str) -> None:
-                sent.append(json.loads(text))
-
-        socket = Socket(ws=Page(), seat=1)  # type: ignore[arg-type]
+        page = Page()
+        sent = page.sent
+        socket = Socket(ws=page, seat=1)  # type: ignore[arg-type]
         hub.sockets.add(socket)
         writer = asyncio.create_task(_write(club, two, socket, 0))
-        try:
-            for _ in range(600):  # its first frames: the state at v=0
-                if socket.last == 0 and any(f["t"] == "state" for f in sent):
-                    break
-                await asyncio.sleep(0.05)
+        try:  # its first frames: the state at v=0
+            await until(lambda: socket.last == 0 and any(f["t"] == "state" for f in sent))
             sent.clear()
             await one.act(ann, 0, first_move(one))  # stored; its message never reaches two
             await two.refresh()  # as a socket opening here would
-            for _ in range(600):
-                if any(f["t"] == "legal" for f in sent):
-                    break
-                await asyncio.sleep(0.05)
+            await until(lambda: any(f["t"] == "legal" for f in sent))
             kinds = [(f["t"], f.get("v")) for f in sent]
             assert kinds[0] == ("event", 1) and ("legal", 1) in kinds, kinds
             assert socket.last == 1
             await two.refresh()  # nothing new: nothing sent again
             hub.catch_up_sockets()
             socket.put('{"t":"mark"}')  # sent once the catch-up before it was handled
-            for _ in range(600):
-                if sent[-1] == {"t": "mark"}:
-                    break
-                await asyncio.sleep(0.05)
+            await until(lambda: sent[-1] == {"t": "mark"})
             assert [f for f in sent if f["t"] == "event"] == [sent[0]]
             assert sent[-1] == {"t": "mark"}
         finally:
@@ -520,19 +525,12 @@ def test_a_chat_line_no_message_brought_reaches_the_socket_with_the_history_agai
 
     async def body(club: Club, ann: int, bob: int) -> None:
         two = await loaded(club)
-        sent: list[dict[str, Any]] = []
-
-        class Page:
-            async def send_text(self, text: str) -> None:
-                sent.append(json.loads(text))
-
-        socket = Socket(ws=Page(), seat=1)  # type: ignore[arg-type]
+        page = Page()
+        sent = page.sent
+        socket = Socket(ws=page, seat=1)  # type: ignore[arg-type]
         writer = asyncio.create_task(_write(club, two, socket, None))
-        try:
-            for _ in range(600):  # its first frames, the players' room's history last
-                if any(f["t"] == "chat_history" for f in sent):
-                    break
-                await asyncio.sleep(0.05)
+        try:  # its first frames, the players' room's history last
+            await until(lambda: any(f["t"] == "chat_history" for f in sent))
             assert [f["d"]["lines"] for f in sent if f["t"] == "chat_history"] == [[]]
             async with club.db.read() as session:
                 user = await session.get(User, ann)
@@ -541,10 +539,7 @@ def test_a_chat_line_no_message_brought_reaches_the_socket_with_the_history_agai
             socket.put(ChatAgain())
             socket.put(ChatItem.of(line))  # the line's message after all: already shown
             socket.put('{"t":"mark"}')
-            for _ in range(600):
-                if sent and sent[-1] == {"t": "mark"}:
-                    break
-                await asyncio.sleep(0.05)
+            await until(lambda: bool(sent) and sent[-1] == {"t": "mark"})
             assert [f["t"] for f in sent] == ["chat_history", "mark"]
             assert [x["text"] for x in sent[0]["d"]["lines"]] == ["lost"]
         finally:
@@ -570,19 +565,11 @@ def test_a_players_page_back_behind_the_log_tells_every_process_the_latest_event
         here = await loaded(club)
 
         async def page_opens(seat: int | None, since: int) -> None:
-            sent: list[dict[str, Any]] = []
-
-            class Page:
-                async def send_text(self, text: str) -> None:
-                    sent.append(json.loads(text))
-
-            socket = Socket(ws=Page(), seat=seat)  # type: ignore[arg-type]
+            page = Page()
+            socket = Socket(ws=page, seat=seat)  # type: ignore[arg-type]
             writer = asyncio.create_task(_write(club, here, socket, since))
-            try:
-                for _ in range(600):  # the histories come after any retelling
-                    if any(f["t"] == "chat_history" for f in sent):
-                        break
-                    await asyncio.sleep(0.05)
+            try:  # the histories come after any retelling
+                await until(lambda: any(f["t"] == "chat_history" for f in page.sent))
                 assert socket.last == 1
             finally:
                 writer.cancel()
