@@ -19,7 +19,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
-from club_client import UNTHROTTLED, RunningClub
+from club_client import OPEN_DOORS, UNTHROTTLED, RunningClub
 
 from sheshbesh.server.settings import Settings
 
@@ -40,7 +40,7 @@ def live_club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     # many players from one address, fresh accounts playing for real stakes, and tests that
     # play over sockets at machine speed beside the pages: limits off
     settings = Settings(database_url=str(database), password_profile="fast",
-                        signup_limits=(), young_stake=None, **UNTHROTTLED)  # fmt: skip
+                        **OPEN_DOORS, **UNTHROTTLED)  # fmt: skip
     with RunningClub(settings) as club:
         yield club.base
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from club_client import UNTHROTTLED, Player, RunningClub
+from club_client import OPEN_DOORS, UNTHROTTLED, Player, RunningClub
 from test_club import Visitor
 
 from sheshbesh.server.settings import Settings
@@ -25,9 +25,9 @@ ARRIVAL = 5.0
 def live_club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A club whose abandonment grace is short (the server's timer aborts the game)."""
     database: Path = tmp_path_factory.mktemp("club") / "club.db"
-    settings = Settings(database_url=str(database), password_profile="fast", signup_limits=(),
-                        young_stake=None, abandon_grace=GRACE, arrival_grace=ARRIVAL,
-                        **UNTHROTTLED)  # fmt: skip
+    settings = Settings(database_url=str(database), password_profile="fast",
+                        abandon_grace=GRACE, arrival_grace=ARRIVAL,
+                        **OPEN_DOORS, **UNTHROTTLED)  # fmt: skip
     with RunningClub(settings) as club:
         yield club.base
 

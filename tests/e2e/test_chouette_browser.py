@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from club_client import UNTHROTTLED, Player, RunningClub
+from club_client import OPEN_DOORS, UNTHROTTLED, Player, RunningClub
 from test_chouette_table import Table
 from test_club import DESKTOP, PASSWORD, PHONE, Visitor
 
@@ -36,8 +36,7 @@ def chouette_club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A club whose tables wait ten minutes between games (the countdown shows; no game
     starts by itself while the test looks at the table)."""
     settings = Settings(database_url=str(tmp_path_factory.mktemp("club") / "club.db"),
-                        password_profile="fast", signup_limits=(), young_stake=None,
-                        **UNTHROTTLED)  # fmt: skip
+                        password_profile="fast", **OPEN_DOORS, **UNTHROTTLED)  # fmt: skip
     with RunningClub(dataclasses.replace(settings, chouette_break=600.0)) as club:
         yield club.base
 

@@ -35,6 +35,9 @@ UNTHROTTLED: dict[str, Any] = {"frame_rate": 1e6, "frame_burst": 1e6, "socket_op
                                "socket_open_burst": 1e6}  # fmt: skip
 """Frame budgets for the clubs of tests that play whole games at machine speed (a person
 never sends 20 frames a second; ``test_floods`` runs the club's real budgets)."""
+OPEN_DOORS: dict[str, Any] = {"signup_limits": (), "young_stake": None}
+"""The abuse limits off (many players from one address, fresh accounts playing for real
+stakes): the tests that are about them turn them on (test_trust.py)."""
 
 
 def free_port() -> int:

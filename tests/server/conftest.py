@@ -15,13 +15,9 @@ from typing import Any
 import pg
 import pytest
 import redis_server
-from club_client import UNTHROTTLED, Player, RunningClub
+from club_client import OPEN_DOORS, UNTHROTTLED, Player, RunningClub
 
 from sheshbesh.server.settings import Settings
-
-OPEN_DOORS: dict[str, Any] = {"signup_limits": (), "young_stake": None}
-"""The abuse limits off (many players from one address, fresh accounts playing for real
-stakes): the tests that are about them turn them on (test_trust.py)."""
 
 
 @pytest.fixture(scope="session")

@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from in_process import run_club
 from sqlalchemy import update
 from test_ledger import make_user
 
@@ -32,20 +33,11 @@ from sheshbesh.server.pubsub import CATCH_UP, MemoryBus
 from sheshbesh.server.relations import presence
 from sheshbesh.server.rounds.spectate import Spectators
 from sheshbesh.server.settings import Settings
-from sheshbesh.store.db import Database
 from sheshbesh.store.models import Node, User
 
 
 def run(tmp_path: Path, body: Callable[[Club], Awaitable[None]]) -> None:
-    async def main() -> None:
-        db = Database(str(tmp_path / "club.db"))
-        await db.migrate()
-        try:
-            await body(Club(Settings(database_url=db.url), db, MemoryBus()))
-        finally:
-            await db.close()
-
-    asyncio.run(main())
+    run_club(Settings(database_url=str(tmp_path / "club.db")), body)
 
 
 def test_a_lost_announcement_makes_every_process_say_who_is_online_here(

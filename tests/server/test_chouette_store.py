@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from alembic import command
 from alembic.config import Config
+from in_process import bare_club
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from test_ledger import make_user
@@ -25,7 +26,6 @@ from test_ledger import make_user
 from sheshbesh.server.club import Club
 from sheshbesh.server.errors import ApiError
 from sheshbesh.server.money import seats as seat_money
-from sheshbesh.server.pubsub import MemoryBus
 from sheshbesh.store import ledger
 from sheshbesh.store.db import MIGRATIONS, Database
 from sheshbesh.store.models import Account, Game, GameSeat
@@ -65,12 +65,8 @@ def scenario(settings: Any, body: Any) -> None:
     """Run ``body(db, club)`` in one event loop on a freshly migrated database."""
 
     async def main() -> None:
-        db = Database(settings.database_url)
-        await db.migrate()
-        try:
-            await body(db, Club(settings, db, MemoryBus()))
-        finally:
-            await db.close()
+        async with bare_club(settings) as club:
+            await body(club.db, club)
 
     asyncio.run(main())
 

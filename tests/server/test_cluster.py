@@ -31,7 +31,15 @@ import httpx
 import pg
 import pytest
 import redis_server
-from club_client import UNTHROTTLED, GameSocket, Player, RunningClub, free_port, play_randomly
+from club_client import (
+    OPEN_DOORS,
+    UNTHROTTLED,
+    GameSocket,
+    Player,
+    RunningClub,
+    free_port,
+    play_randomly,
+)
 from me_socket import MeSocket
 from websockets.sync.client import ClientConnection, connect
 
@@ -393,8 +401,7 @@ def test_what_the_lobby_and_a_players_page_missed_reaches_them_on_a_process_that
     import redis.exceptions
 
     settings = Settings(database_url=postgres_url, redis_url=redis_url,
-                        password_profile="fast", signup_limits=(), young_stake=None,
-                        **UNTHROTTLED)  # fmt: skip
+                        password_profile="fast", **OPEN_DOORS, **UNTHROTTLED)  # fmt: skip
     with RunningClub(settings) as one, RunningClub(settings) as two:
         ann = Player(two.base, "ann").register()
         bob, carl = Player(one.base, "bob").register(), Player(one.base, "carl").register()

@@ -12,7 +12,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sqlalchemy import event, select
+from in_process import statements_sent
+from sqlalchemy import select
 
 from sheshbesh.store import ledger
 from sheshbesh.store.db import Database
@@ -105,18 +106,11 @@ def test_a_games_accounts_are_read_in_one_statement_its_escrow_opened_once(club_
         async with db.transaction() as session:
             first, wallets = await ledger.game_accounts(session, "g1", [bob, ann])
             order = [wallet.user_id or 0 for wallet in wallets]
-        statements: list[str] = []
-
-        def count(*args: object) -> None:
-            statements.append(str(args[2]))
-
-        event.listen(db.engine.sync_engine, "before_cursor_execute", count)
         async with db.transaction() as session:
-            before = len(statements)
-            again, wallets = await ledger.game_accounts(session, "g1", [ann, bob])
-            used = len(statements) - before
+            with statements_sent(db) as sent:
+                again, wallets = await ledger.game_accounts(session, "g1", [ann, bob])
+            used = len(sent)
             balances = [wallet.balance for wallet in wallets]
-        event.remove(db.engine.sync_engine, "before_cursor_execute", count)
         with pytest.raises(ledger.LedgerError, match="no wallet"):
             async with db.transaction() as session:
                 await ledger.game_accounts(session, "g1", [ann, 999])
@@ -142,18 +136,14 @@ def test_a_transfer_writes_its_rows_in_one_statement_each_and_the_entries_in_one
         ann, bob = await make_user(db, "ann", 100), await make_user(db, "bob", 200)
         async with db.transaction() as session:
             await ledger.game_accounts(session, "g1", [ann, bob])  # opens the escrow
-        statements: list[str] = []
-
-        def count(*args: object) -> None:
-            statements.append(str(args[2]).split()[0])
-
         async with db.transaction() as session:
             escrow, (one, two) = await ledger.game_accounts(session, "g1", [ann, bob])
-            event.listen(db.engine.sync_engine, "before_cursor_execute", count)
-            made = await ledger.transfer(
-                session, "escrow", [(one, -30), (two, -30), (escrow, 60)], now=1.0, game_id="g1"
-            )  # fmt: skip
-            event.remove(db.engine.sync_engine, "before_cursor_execute", count)
+            with statements_sent(db) as sent:
+                made = await ledger.transfer(
+                    session, "escrow", [(one, -30), (two, -30), (escrow, 60)], now=1.0,
+                    game_id="g1",
+                )  # fmt: skip
+        statements = [statement.split()[0] for statement in sent]
         async with db.read() as session:
             rows = await session.execute(
                 select(Entry.account_id, Entry.amount).where(Entry.transfer_id == made)

@@ -28,14 +28,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import event, select, update
+from in_process import run_club, statements_sent
+from sqlalchemy import select, update
 from test_ledger import make_user
 
 from sheshbesh.server.chat import rooms as chat
 from sheshbesh.server.chat.readers import ChatItem
 from sheshbesh.server.club import Club
 from sheshbesh.server.errors import ApiError
-from sheshbesh.server.pubsub import MemoryBus
 from sheshbesh.server.rounds.channel import Batch, CatchUp, ChatAgain, Hub, Socket, _write
 from sheshbesh.server.rounds.round import Round
 from sheshbesh.server.rounds.start import start_game
@@ -56,21 +56,16 @@ def pg_settings(postgres_url: str) -> Settings:
 def run(settings: Settings, body: Body) -> None:
     """``body(club, ann, bob)`` with a draughts game ``g1`` started: Ann White, to move."""
 
-    async def main() -> None:
-        db = Database(settings.database_url)
-        await db.migrate()
-        club = Club(settings, db, MemoryBus())
-        try:
-            ann, bob = await make_user(db, "ann", 1000), await make_user(db, "bob", 1000)
-            request = GameRequest(owner_id=ann, variant="draughts", stake=0, clock="untimed",
-                                  options={"colour": "white"}, rated=False, seats=None)  # fmt: skip
-            async with db.transaction() as session:
-                await start_game(club, session, request, "g1", bob)
-            await body(club, ann, bob)
-        finally:
-            await db.close()
+    async def main(club: Club) -> None:
+        db = club.db
+        ann, bob = await make_user(db, "ann", 1000), await make_user(db, "bob", 1000)
+        request = GameRequest(owner_id=ann, variant="draughts", stake=0, clock="untimed",
+                              options={"colour": "white"}, rated=False, seats=None)  # fmt: skip
+        async with db.transaction() as session:
+            await start_game(club, session, request, "g1", bob)
+        await body(club, ann, bob)
 
-    asyncio.run(main())
+    run_club(settings, main)
 
 
 async def loaded(club: Club) -> Round:
@@ -356,14 +351,9 @@ def test_follow_folds_a_double_that_raised_the_escrow_without_the_database(
             assert two.follow(heard[-1])
         assert double is not None and one.game is not None and one.table is not None
         held = (one.game.held0, one.game.held1)
-        statements: list[str] = []
-
-        def count(*args: object) -> None:
-            statements.append(" ".join(str(args[2]).split()[:3]))
-
-        event.listen(club.db.engine.sync_engine, "before_cursor_execute", count)
-        await one.act(one.seats[seat], one.table.seq, double)
-        event.remove(club.db.engine.sync_engine, "before_cursor_execute", count)
+        with statements_sent(club.db) as sent:
+            await one.act(one.seats[seat], one.table.seq, double)
+        statements = [" ".join(statement.split()[:3]) for statement in sent]
         # Stored in one transaction of nine statements, the game's row written once.
         assert statements.count("UPDATE games SET") == 1, statements
         assert len(statements) == 9, statements
@@ -423,24 +413,18 @@ def test_a_seats_presence_from_another_process_is_held_without_reading_the_game(
         )
         one, two = await loaded(club), await loaded(club)
         assert two.game is not None and not two.game.arrived0
-        statements: list[str] = []
-
-        def count(*args: object) -> None:
-            statements.append(str(args[2]))
-
         await one.arrive(0)
         arrived = heard[-1]["presence"]
         await one.leave(0)
         left = heard[-1]["presence"]
         assert arrived["online"] and not left["online"]
-        event.listen(club.db.engine.sync_engine, "before_cursor_execute", count)
-        await two.heard_presence(arrived)
-        assert (two.game.away0, two.game.arrived0) == (None, True)
-        await two.heard_presence(left)
-        assert two.game.away0 == left["since"] and two.game.arrived0
-        assert two.deadline() <= left["deadline"]  # its grace timer runs here too
-        event.remove(club.db.engine.sync_engine, "before_cursor_execute", count)
-        assert statements == []
+        with statements_sent(club.db) as sent:
+            await two.heard_presence(arrived)
+            assert (two.game.away0, two.game.arrived0) == (None, True)
+            await two.heard_presence(left)
+            assert two.game.away0 == left["since"] and two.game.arrived0
+            assert two.deadline() <= left["deadline"]  # its grace timer runs here too
+        assert sent == []
         # Bob's page is open on this process; another process says he left (his other tab).
         two.here[1] = 1
         await two.heard_presence({"seat": 1, "online": False, "since": club.now()})

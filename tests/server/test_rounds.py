@@ -21,7 +21,7 @@ from club_client import (
     play_randomly,
     play_until,
 )
-from sqlalchemy import event
+from in_process import statements_sent
 
 from sheshbesh.server.rounds.round import COVER_TTL
 
@@ -241,23 +241,14 @@ def test_the_menu_reads_whether_a_double_is_covered_once_per_cube_level(club, ne
     host = club.app.state.club
     ann, bob = new_player("ann"), new_player("bob")
     _, a, b = open_game(ann, bob, variant="backgammon", stake=100, cube=True)
-    reads: list[str] = []
-
-    def count(conn: Any, cursor: Any, statement: str, *rest: Any) -> None:
-        if "accounts.balance" in statement and "UPDATE" not in statement:
-            reads.append(statement)
-
-    engine = host.db.engine.sync_engine
     started = time.monotonic()
-    event.listen(engine, "before_cursor_execute", count)
-    try:
+    with statements_sent(host.db) as sent:
         turns = 0
         while turns < 12:  # the double is on the menu at each of these turns (cube in the middle)
             mover = play_until([a, b], may_double)
             assert mover.act({"type": "roll"})["t"] == "state"
             turns += 1
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
+    reads = [s for s in sent if "accounts.balance" in s and "UPDATE" not in s]
     periods = 1 + int((time.monotonic() - started) // COVER_TTL)  # a slow machine reads again
     assert 0 < len(reads) <= 2 * periods, (len(reads), periods)  # both wallets, once a period
 

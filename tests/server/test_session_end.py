@@ -30,8 +30,8 @@ from typing import Any
 import pytest
 import test_cluster
 from club_client import PASSWORD, GameSocket, Player, RunningClub, next_mover
+from in_process import statements_sent
 from me_socket import MeSocket, second_login
-from sqlalchemy import event
 from test_chat import Lobby
 from test_cluster import Node
 from test_rounds import open_game
@@ -283,20 +283,10 @@ def test_the_sockets_due_for_a_session_check_are_checked_in_one_query(club, new_
     assert len(everyone) == 6
     for binding in everyone:  # all due now, as if their last checks were long ago
         binding.valid_until = -math.inf
-    checks: list[str] = []
-
-    def count(conn: Any, cursor: Any, statement: str, *rest: Any) -> None:
-        if "FROM sessions" in statement:
-            checks.append(statement)
-
-    engine = host.db.engine.sync_engine
-    event.listen(engine, "before_cursor_execute", count)
-    try:
+    with statements_sent(host.db) as sent:
         players[0].offer(variant="backgammon", stake=5, opponent="page1")
         pages[1].until("notification")  # his own frame: his socket checked its session first
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
-    assert len(checks) == 1
+    assert len([statement for statement in sent if "FROM sessions" in statement]) == 1
     assert all(b.valid_until > 0 and not b.ended for b in everyone)
     for page in pages:
         page.close()

@@ -3,7 +3,7 @@
 Registrations per address are limited (stored: every process counts them), a
 young account cannot put more than a small stake at risk, and young accounts
 losing FUN to one account are reported to the operator. The other tests run
-with these limits off (conftest's ``OPEN_DOORS``); here they are the defaults.
+with these limits off (``club_client.OPEN_DOORS``); here they are the defaults.
 """
 
 from __future__ import annotations
