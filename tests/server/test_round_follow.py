@@ -32,6 +32,7 @@ from in_process import run_club, statements_sent
 from sqlalchemy import select, update
 from test_ledger import make_user
 
+from sheshbesh.play.clock import Clock
 from sheshbesh.server.chat import rooms as chat
 from sheshbesh.server.chat.readers import ChatItem
 from sheshbesh.server.club import Club
@@ -53,13 +54,13 @@ def pg_settings(postgres_url: str) -> Settings:
     return Settings(database_url=postgres_url, password_profile="fast")
 
 
-def run(settings: Settings, body: Body) -> None:
+def run(settings: Settings, body: Body, clock: str = "untimed") -> None:
     """``body(club, ann, bob)`` with a draughts game ``g1`` started: Ann White, to move."""
 
     async def main(club: Club) -> None:
         db = club.db
         ann, bob = await make_user(db, "ann", 1000), await make_user(db, "bob", 1000)
-        request = GameRequest(owner_id=ann, variant="draughts", stake=0, clock="untimed",
+        request = GameRequest(owner_id=ann, variant="draughts", stake=0, clock=clock,
                               options={"colour": "white"}, rated=False, seats=None)  # fmt: skip
         async with db.transaction() as session:
             await start_game(club, session, request, "g1", bob)
@@ -119,6 +120,36 @@ def test_a_round_behind_the_log_catches_up_and_decides(pg_settings: Settings) ->
         assert await stored_seqs(club) == [0, 1, 2, 3]
 
     run(pg_settings, body)
+
+
+def test_a_rounds_clock_is_read_once_for_each_state_the_row_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move asks for the clock four to six times (its decision, its message, the next
+    deadline): the stored state is read into a clock once, and the next move's state,
+    a new one, is read again, so the clock is never the one before the move."""
+    read: list[dict[str, Any]] = []
+    real = Clock.from_state
+
+    def counted(_cls: type[Clock], state: dict[str, Any]) -> Clock:
+        read.append(state)
+        return real(state)
+
+    async def body(club: Club, ann: int, bob: int) -> None:
+        one = await loaded(club)
+        assert one.game is not None
+        monkeypatch.setattr(Clock, "from_state", classmethod(counted))
+        before = one.clock()
+        assert before is not None and before.control.timed
+        one.deadline(), one.clock_json(club.now()), one.clock()
+        assert len(read) == 1
+        await one.act(ann, 0, first_move(one))
+        after = one.clock()
+        assert after == real(one.game.clock) and after != before
+        one.deadline(), one.clock_json(club.now())
+        assert len(read) == 2
+
+    run(sqlite_settings(tmp_path), body, clock="delay 12s + 5m")
 
 
 def test_two_rounds_deciding_one_turn_store_one_move(pg_settings: Settings) -> None:

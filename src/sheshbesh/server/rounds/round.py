@@ -97,6 +97,8 @@ class Round(Attendance):
         """(needed, held0, held1) → whether the wallets could cover it, and when read."""
         self.before_offer: Table | None = None
         """The table before the latest cube offer (what spectators see while it waits, PL-3)."""
+        self._clock_seen: tuple[dict[str, Any], Clock] | None = None
+        """The stored clock state last read, and the clock it holds (:meth:`_clock_of`)."""
 
     # --- loading --------------------------------------------------------------------
 
@@ -164,7 +166,18 @@ class Round(Attendance):
 
     def clock(self) -> Clock | None:
         assert self.game is not None
-        return None if self.game.clock is None else Clock.from_state(self.game.clock)
+        return self._clock_of(self.game.clock)
+
+    def _clock_of(self, state: dict[str, Any] | None) -> Clock | None:
+        """The clock a stored ``state`` holds, read once: a move asks for it four to six
+        times (its decision, its message, the next deadline, on each process), and a
+        move gives the row a new state rather than changing the one it had."""
+        if state is None:
+            return None
+        seen = self._clock_seen
+        if seen is None or seen[0] is not state:
+            seen = self._clock_seen = (state, Clock.from_state(state))
+        return seen[1]
 
     def clock_json(self, now: float, *, offer_hidden: bool = False) -> dict[str, Any] | None:
         """The clock at ``now``; ``offer_hidden``: as it stood before a pending offer (PL-3)."""
@@ -451,7 +464,7 @@ class Round(Attendance):
 
     def _clock_now(self, game: Game) -> tuple[Clock | None, float]:
         """The stored clock and the server's time, never before the clock's last event."""
-        clock = None if game.clock is None else Clock.from_state(game.clock)
+        clock = self._clock_of(game.clock)
         now = self.club.now()
         if clock is not None and clock.at is not None:
             now = max(now, clock.at)
