@@ -25,8 +25,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from sheshbesh.server import limits
 from sheshbesh.server.accounts import bindings
+from sheshbesh.server.accounts.admission import admitted
 from sheshbesh.server.accounts.bindings import Binding
-from sheshbesh.server.accounts.csrf import same_origin
 from sheshbesh.server.accounts.sessions import add_me_part, user_json
 from sheshbesh.server.chat.readers import LobbyChat
 from sheshbesh.server.club import Club, club_of
@@ -101,21 +101,9 @@ async def lobby_socket(ws: WebSocket) -> None:
     """Open requests and live games now, then every change; plus the user's own channel
     and the lobby's chat (``chat.readers.LobbyChat``)."""
     club = club_of(ws)
-    if not same_origin(ws):
-        await ws.close(code=1008, reason="cross-site socket refused")
-        return
-    bound = bindings.bindings_of(club)
-    binding = await bound.bind(ws)
-    try:
-        guard = await limits.admit(club, ws)
-        if guard is None:
-            return
-        try:
-            await _serve(club, ws, binding, guard)
-        finally:
-            guard.release()
-    finally:
-        bound.release(binding)
+    async with admitted(club, ws) as admission:
+        if admission is not None:
+            await _serve(club, ws, admission.binding, admission.guard)
 
 
 async def _serve(club: Club, ws: WebSocket, binding: Binding | None, guard: Guard) -> None:

@@ -41,8 +41,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from sheshbesh.server import limits
 from sheshbesh.server.accounts import bindings
+from sheshbesh.server.accounts.admission import admitted
 from sheshbesh.server.accounts.bindings import Binding
-from sheshbesh.server.accounts.csrf import same_origin
 from sheshbesh.server.accounts.sessions import me_json
 from sheshbesh.server.club import Club, club_of
 from sheshbesh.server.events import RoundMoved
@@ -312,24 +312,13 @@ async def me_socket(ws: WebSocket) -> None:
     """
 
     club = club_of(ws)
-    if not same_origin(ws):
-        await ws.close(code=1008, reason="cross-site socket refused")
-        return
-    bound = bindings.bindings_of(club)
-    binding = await bound.bind(ws)
-    try:
-        guard = await limits.admit(club, ws)
-        if guard is None:
+    async with admitted(club, ws) as admission:
+        if admission is None:
             return
-        try:
-            if binding is None:
-                await ws.close(code=bindings.CLOSE_CODE, reason="log in first")
-                return
-            await _serve(club, ws, binding, guard)
-        finally:
-            guard.release()
-    finally:
-        bound.release(binding)
+        if admission.binding is None:
+            await ws.close(code=bindings.CLOSE_CODE, reason="log in first")
+            return
+        await _serve(club, ws, admission.binding, admission.guard)
 
 
 async def _serve(club: Club, ws: WebSocket, binding: Binding, guard: Guard) -> None:

@@ -38,10 +38,10 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 from uvicorn.protocols.utils import ClientDisconnected
 
-from sheshbesh.server import limits, wire
+from sheshbesh.server import wire
 from sheshbesh.server.accounts import bindings
+from sheshbesh.server.accounts.admission import admitted
 from sheshbesh.server.accounts.bindings import Binding
-from sheshbesh.server.accounts.csrf import same_origin
 from sheshbesh.server.chat import rooms as chat
 from sheshbesh.server.chat.readers import ChatItem, blocklists_of, history_frame, say
 from sheshbesh.server.club import Club, club_of
@@ -359,24 +359,14 @@ def hubs_of(club: Club) -> Hubs:
 @router.websocket("/ws/game/{game_id}")
 async def game_socket(ws: WebSocket, game_id: str) -> None:
     club = club_of(ws)
-    if not same_origin(ws):
-        await ws.close(code=1008, reason="cross-site socket refused")
-        return
-    guard = await limits.admit(club, ws)
-    if guard is None:
-        return
-    bound = bindings.bindings_of(club)
-    binding: Binding | None = None
     try:
-        binding = await bound.bind(ws)
-        await _serve(club, ws, game_id, guard, binding)
+        async with admitted(club, ws) as admission:
+            if admission is not None:
+                await _serve(club, ws, game_id, admission.guard, admission.binding)
     except Exception as error:
         if not database_unreachable(error):
             raise
         await _come_back_later(ws, game_id, error)
-    finally:
-        bound.release(binding)
-        guard.release()
 
 
 async def _come_back_later(ws: WebSocket, game_id: str, error: Exception) -> None:
