@@ -21,10 +21,12 @@ from typing import Any
 
 import pytest
 from club_client import GameSocket, Player, RunningClub, next_mover
+from in_process import statements_sent
 from me_socket import MeSocket
 from test_lobby_socket import lobby, next_of
 from test_rounds import open_game
 from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect
 
 from sheshbesh.server.limits import CLOSE_CODE
 from sheshbesh.server.rounds import channel, spectate
@@ -178,16 +180,23 @@ def test_an_address_holds_only_so_many_sockets(guarded):
 
 
 def test_an_address_opening_sockets_in_a_loop_is_refused_before_the_handshake(guarded):
+    """Refused before its session is even read: a loop of refusals costs the database
+    nothing, whichever socket it opens."""
     club, player = guarded(socket_open_rate=0.001, socket_open_burst=3)
     ann = player("ann")
+    cookies = "; ".join(f"{k}={v}" for k, v in ann.http.cookies.items())
     with contextlib.ExitStack() as stack:
         for _ in range(3):
             next_of(stack.enter_context(lobby(club.base)), "lobby")
-        with pytest.raises(InvalidStatus) as refused:
-            lobby(club.base)
-        response = refused.value.response
-        assert response.status_code == 429 and int(response.headers["Retry-After"]) >= 1
-        assert json.loads(response.body)["error"] == "rate_limited"
+        with statements_sent(club.app.state.club.db) as sent:
+            for path in ("/ws/lobby", "/ws/me", "/ws/game/nosuchgame"):
+                with pytest.raises(InvalidStatus) as refused:
+                    connect(club.base.replace("http", "ws") + path,
+                            additional_headers={"Cookie": cookies})  # fmt: skip
+                response = refused.value.response
+                assert response.status_code == 429 and int(response.headers["Retry-After"]) >= 1
+                assert json.loads(response.body)["error"] == "rate_limited"
+        assert [s for s in sent if "sessions.token_hash" in s] == []  # (the lobbies' chat is read)
         assert ann.get("/api/me").status_code == 200
 
 
