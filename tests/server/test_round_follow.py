@@ -125,7 +125,7 @@ def test_a_round_behind_the_log_catches_up_and_decides(pg_settings: Settings) ->
 def test_a_rounds_clock_is_read_once_for_each_state_the_row_holds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A move asks for the clock four to six times (its decision, its message, the next
+    """A move asks for the clock again and again (its decision, its message, the next
     deadline): the stored state is read into a clock once, and the next move's state,
     a new one, is read again, so the clock is never the one before the move."""
     read: list[dict[str, Any]] = []

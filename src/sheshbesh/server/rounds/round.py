@@ -169,9 +169,9 @@ class Round(Attendance):
         return self._clock_of(self.game.clock)
 
     def _clock_of(self, state: dict[str, Any] | None) -> Clock | None:
-        """The clock a stored ``state`` holds, read once: a move asks for it four to six
-        times (its decision, its message, the next deadline, on each process), and a
-        move gives the row a new state rather than changing the one it had."""
+        """The clock a stored ``state`` holds, read once: a move asks for it again and
+        again (its decision or its fold, its message, the next deadline), and a move
+        gives the row a new state rather than changing the one it had."""
         if state is None:
             return None
         seen = self._clock_seen
