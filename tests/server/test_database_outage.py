@@ -5,7 +5,7 @@ same port with the same data.
 While it is down a move is refused with ``unavailable`` and changes nothing, a page
 that needs the database answers 503, and a game socket opened meanwhile is told
 ``unavailable`` and closed with 1013, to be opened again with ``?v=`` (a player's other
-tab, whose session must be read), or, when nothing in its opening needed the database
+tab, whose session must be read; so are her lobby and her own socket), or, when nothing in its opening needed the database
 (a guest whose count waits for the spectators' window), is sent ``hello`` and its first
 frames once the database is back. Once it is back, the move is taken at once, every
 socket hears
@@ -15,6 +15,7 @@ one), the game goes on to its end, its stored log has no gap and the ledger sums
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -37,6 +38,7 @@ from test_cluster_faults import (  # noqa: F401 (own_redis: the fixture)
     played_out_whole,
 )
 from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 
 @pytest.fixture
@@ -93,6 +95,8 @@ def play_through_an_outage(cluster: pg.Cluster, server: ServerProcess) -> None:
     ann_again = open_on(server.base, ann)  # her other tab, opened while it is down
     closed = GameSocket(ann_again, game, since=before - 2)
     told_to_come_back(closed)  # her session could not be read
+    for path in ("/ws/lobby", "/ws/me"):  # nor there: the same answer, not an error
+        told_to_come_back_on(server.base + path, ann_again)
     guests = []  # the second mostly comes while the first's count waits for its window
     for _ in range(2):
         guest = GameSocket(None, game, base=server.base)
@@ -137,6 +141,20 @@ def told_to_come_back(sock: GameSocket) -> None:
         sock.until(lambda f: False)
     assert ended.value.rcvd is not None and ended.value.rcvd.code == 1013
     assert [e["error"] for e in sock.errors] == ["unavailable"]
+
+
+def told_to_come_back_on(url: str, player: Player) -> None:
+    """A lobby's or a player's own socket opened with ``player``'s cookie is told
+    ``unavailable`` and closed with 1013, as a game's is."""
+    cookies = "; ".join(f"{k}={v}" for k, v in player.http.cookies.items())
+    url = url.replace("http://", "ws://")
+    with connect(url, additional_headers={"Cookie": cookies}, open_timeout=20) as ws:
+        frames = []
+        with pytest.raises(ConnectionClosed) as ended:
+            while True:
+                frames.append(json.loads(ws.recv(timeout=30)))
+    assert ended.value.rcvd is not None and ended.value.rcvd.code == 1013, (url, frames)
+    assert [f["d"]["error"] for f in frames if f["t"] == "error"] == ["unavailable"], frames
 
 
 def httpx_health(server: ServerProcess) -> dict[str, object]:

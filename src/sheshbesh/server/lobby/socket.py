@@ -25,7 +25,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from sheshbesh.server import limits
 from sheshbesh.server.accounts import bindings
-from sheshbesh.server.accounts.admission import admitted
+from sheshbesh.server.accounts.admission import Admitted, serve_admitted
 from sheshbesh.server.accounts.bindings import Binding
 from sheshbesh.server.accounts.sessions import add_me_part, user_json
 from sheshbesh.server.chat.readers import LobbyChat
@@ -101,9 +101,11 @@ async def lobby_socket(ws: WebSocket) -> None:
     """Open requests and live games now, then every change; plus the user's own channel
     and the lobby's chat (``chat.readers.LobbyChat``)."""
     club = club_of(ws)
-    async with admitted(club, ws) as admission:
-        if admission is not None:
-            await _serve(club, ws, admission.binding, admission.guard)
+
+    async def serve(admission: Admitted) -> None:
+        await _serve(club, ws, admission.binding, admission.guard)
+
+    await serve_admitted(club, ws, serve)
 
 
 async def _serve(club: Club, ws: WebSocket, binding: Binding | None, guard: Guard) -> None:

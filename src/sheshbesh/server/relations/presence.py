@@ -41,7 +41,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from sheshbesh.server import limits
 from sheshbesh.server.accounts import bindings
-from sheshbesh.server.accounts.admission import admitted
+from sheshbesh.server.accounts.admission import Admitted, serve_admitted
 from sheshbesh.server.accounts.bindings import Binding
 from sheshbesh.server.accounts.sessions import me_json
 from sheshbesh.server.club import Club, club_of
@@ -312,13 +312,14 @@ async def me_socket(ws: WebSocket) -> None:
     """
 
     club = club_of(ws)
-    async with admitted(club, ws) as admission:
-        if admission is None:
-            return
+
+    async def serve(admission: Admitted) -> None:
         if admission.binding is None:
             await ws.close(code=bindings.CLOSE_CODE, reason="log in first")
             return
         await _serve(club, ws, admission.binding, admission.guard)
+
+    await serve_admitted(club, ws, serve)
 
 
 async def _serve(club: Club, ws: WebSocket, binding: Binding, guard: Guard) -> None:

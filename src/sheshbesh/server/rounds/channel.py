@@ -40,13 +40,12 @@ from uvicorn.protocols.utils import ClientDisconnected
 
 from sheshbesh.server import wire
 from sheshbesh.server.accounts import bindings
-from sheshbesh.server.accounts.admission import admitted
+from sheshbesh.server.accounts.admission import TRY_AGAIN, Admitted, serve_admitted
 from sheshbesh.server.accounts.bindings import Binding
 from sheshbesh.server.chat import rooms as chat
 from sheshbesh.server.chat.readers import ChatItem, blocklists_of, history_frame, say
 from sheshbesh.server.club import Club, club_of
 from sheshbesh.server.errors import (
-    UNREACHABLE,
     ApiError,
     as_api_error,
     database_unreachable,
@@ -76,8 +75,6 @@ T = TypeVar("T")
 DATABASE_RETRY = 1.0
 """Seconds a socket's writer waits before asking an unreachable database again."""
 router = APIRouter()
-TRY_AGAIN = 1013
-"""The close code of a socket that could not open while the database was unreachable."""
 QUEUE_LIMIT = 512
 """Frames a socket may fall behind before it is closed (the client resyncs on reconnect)."""
 CLOSING_WAIT = 5.0
@@ -359,24 +356,11 @@ def hubs_of(club: Club) -> Hubs:
 @router.websocket("/ws/game/{game_id}")
 async def game_socket(ws: WebSocket, game_id: str) -> None:
     club = club_of(ws)
-    try:
-        async with admitted(club, ws) as admission:
-            if admission is not None:
-                await _serve(club, ws, game_id, admission.guard, admission.binding)
-    except Exception as error:
-        if not database_unreachable(error):
-            raise
-        await _come_back_later(ws, game_id, error)
 
+    async def serve(admission: Admitted) -> None:
+        await _serve(club, ws, game_id, admission.guard, admission.binding)
 
-async def _come_back_later(ws: WebSocket, game_id: str, error: Exception) -> None:
-    """The database could not be reached where the socket cannot wait for it (its session,
-    its game, its seat's presence while it opens; a chat line): say so and close with 1013,
-    "try again later". The client reconnects with ``?v=`` and misses nothing (issue 20)."""
-    log.warning("game %s: a socket closed, the database is unreachable (%r)", game_id[:20], error)
-    with contextlib.suppress(Exception):  # the client may be gone already
-        await ws.send_text(error_frame("unavailable", UNREACHABLE, "socket"))
-        await ws.close(code=TRY_AGAIN, reason="the database is unreachable")
+    await serve_admitted(club, ws, serve)
 
 
 async def _serve(club: Club, ws: WebSocket, game_id: str, guard: Guard,
