@@ -5,12 +5,12 @@ same port with the same data.
 While it is down a move is refused with ``unavailable`` and changes nothing, a page
 that needs the database answers 503, and a game socket opened meanwhile is told
 ``unavailable`` and closed with 1013, to be opened again with ``?v=`` (a player's other
-tab, whose session must be read; so are her lobby and her own socket), or, when nothing in its opening needed the database
-(a guest whose count waits for the spectators' window), is sent ``hello`` and its first
-frames once the database is back. Once it is back, the move is taken at once, every
-socket hears
-every event exactly once and in order (``GameSocket.recv`` asserts that ``v`` grows by
-one), the game goes on to its end, its stored log has no gap and the ledger sums to zero.
+tab, whose session must be read; so are her lobby and her own socket), or, when
+nothing in its opening needed the database (a guest whose count waits for the
+spectators' window), is sent ``hello`` and its first frames once the database is back.
+Once it is back, the move is taken at once, every socket hears every event exactly
+once and in order (``GameSocket.recv`` asserts that ``v`` grows by one), the game goes
+on to its end, its stored log has no gap and the ledger sums to zero.
 """
 
 from __future__ import annotations
