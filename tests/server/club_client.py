@@ -96,6 +96,11 @@ class Player:
         self.user: dict[str, Any] = {}
         self.sockets: list[GameSocket] = []
 
+    @property
+    def cookie_header(self) -> str:
+        """The ``Cookie`` header this browser sends with a socket it opens."""
+        return "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
+
     def _follow_csrf(self, response: httpx.Response) -> None:
         """As the page does: a new ``csrf`` cookie (a login, a logout) is the header from now."""
         if "csrf" in response.cookies:
@@ -146,7 +151,7 @@ class GameSocket:
             url += f"?v={since}"
         headers = {}
         if player is not None:
-            cookies = "; ".join(f"{k}={v}" for k, v in player.http.cookies.items())
+            cookies = player.cookie_header
             headers["Cookie"] = cookies
         opening = connect(url, additional_headers=headers, open_timeout=20, close_timeout=2)
         self.ws: ClientConnection = opening.__enter__()

@@ -16,7 +16,7 @@ class MeSocket:
 
     def __init__(self, player: Player) -> None:
         url = player.base.replace("http://", "ws://") + "/ws/me"
-        cookies = "; ".join(f"{k}={v}" for k, v in player.http.cookies.items())
+        cookies = player.cookie_header
         opening = connect(
             url, additional_headers={"Cookie": cookies}, open_timeout=20, close_timeout=2
         )

@@ -83,7 +83,7 @@ class Lobby:
     """A lobby socket (``/ws/lobby``) with a player's cookies, or a guest's."""
 
     def __init__(self, base: str, player: Player | None = None) -> None:
-        cookies = "; ".join(f"{k}={v}" for k, v in player.http.cookies.items()) if player else ""
+        cookies = player.cookie_header if player else ""
         url = base.replace("http", "ws") + "/ws/lobby"
         opening = connect(
             url, additional_headers={"Cookie": cookies} if cookies else {}, close_timeout=2

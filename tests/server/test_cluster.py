@@ -151,7 +151,7 @@ class LobbySocket:
     def __init__(self, base: str, player: Player | None = None) -> None:
         headers = {}
         if player is not None:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in player.http.cookies.items())
+            headers["Cookie"] = player.cookie_header
         url = base.replace("http://", "ws://") + "/ws/lobby"
         opening = connect(url, additional_headers=headers, open_timeout=20)
         self.ws: ClientConnection = opening.__enter__()

@@ -146,7 +146,7 @@ def told_to_come_back(sock: GameSocket) -> None:
 def told_to_come_back_on(url: str, player: Player) -> None:
     """A lobby's or a player's own socket opened with ``player``'s cookie is told
     ``unavailable`` and closed with 1013, as a game's is."""
-    cookies = "; ".join(f"{k}={v}" for k, v in player.http.cookies.items())
+    cookies = player.cookie_header
     url = url.replace("http://", "ws://")
     with connect(url, additional_headers={"Cookie": cookies}, open_timeout=20) as ws:
         frames = []

@@ -48,7 +48,7 @@ def read_response(conn: socket.socket) -> tuple[int, dict[str, str], bytes]:
 def post_head(player: Player, path: str, extra: str) -> bytes:
     """A POST's head as a browser with the player's CSRF token would send it."""
     token = player.http.headers["X-CSRF-Token"]
-    cookies = "; ".join(f"{k}={v}" for k, v in player.http.cookies.items())
+    cookies = player.cookie_header
     return (f"POST {path} HTTP/1.1\r\nHost: club\r\nContent-Type: application/json\r\n"
             f"Cookie: {cookies}\r\nX-CSRF-Token: {token}\r\n{extra}\r\n").encode()  # fmt: skip
 

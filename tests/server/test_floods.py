@@ -154,7 +154,7 @@ def test_an_address_holds_only_so_many_sockets(guarded):
     club, player = guarded(sockets_per_address=4)
     ann, bob = player("ann"), player("bob")
     game_id, a, _ = open_game(ann, bob, variant="draughts", stake=0)  # two game sockets
-    cookies = "; ".join(f"{k}={v}" for k, v in ann.http.cookies.items())
+    cookies = ann.cookie_header
     with contextlib.ExitStack() as stack:
         stack.enter_context(MeSocket(ann).ws)
         first = stack.enter_context(lobby(club.base, cookies))
@@ -184,7 +184,7 @@ def test_an_address_opening_sockets_in_a_loop_is_refused_before_the_handshake(gu
     nothing, whichever socket it opens."""
     club, player = guarded(socket_open_rate=0.001, socket_open_burst=3)
     ann = player("ann")
-    cookies = "; ".join(f"{k}={v}" for k, v in ann.http.cookies.items())
+    cookies = ann.cookie_header
     with contextlib.ExitStack() as stack:
         for _ in range(3):
             next_of(stack.enter_context(lobby(club.base)), "lobby")

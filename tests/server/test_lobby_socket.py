@@ -50,7 +50,7 @@ def test_requests_and_live_games_arrive_as_they_happen(club, new_player):
 
 def test_a_player_hears_his_own_request_accepted(club, new_player):
     ann, bob = new_player("ann"), new_player("bob")
-    cookies = "; ".join(f"{k}={v}" for k, v in ann.http.cookies.items())
+    cookies = ann.cookie_header
     with lobby(club.base, cookies) as own:
         assert next_of(own, "lobby")["you"]["username"] == "ann"
         offer = ann.offer(variant="draughts", stake=0)
@@ -63,7 +63,7 @@ def test_sockets_from_another_site_are_refused(club, new_player):
     """No cross-site WebSocket hijacking: the cookie alone does not open a socket."""
     ann, bob = new_player("ann"), new_player("bob")
     game_id, _, _ = open_game(ann, bob, variant="draughts", stake=0)
-    cookies = "; ".join(f"{k}={v}" for k, v in ann.http.cookies.items())
+    cookies = ann.cookie_header
     with pytest.raises(InvalidStatus):
         lobby(club.base, cookies, origin="https://evil.example")
     url = club.base.replace("http", "ws") + f"/ws/game/{game_id}"

@@ -114,7 +114,7 @@ def send(ws: ClientConnection, frame: dict[str, Any]) -> None:
 
 
 def cookies_of(player: Player) -> dict[str, str]:
-    return {"Cookie": "; ".join(f"{k}={v}" for k, v in player.http.cookies.items())}
+    return {"Cookie": player.cookie_header}
 
 
 @pytest.mark.parametrize("ending", ENDINGS, indirect=True)

@@ -32,10 +32,6 @@ def quick_club(club_settings) -> Iterator[RunningClub]:
         yield running
 
 
-def cookies(player: Player) -> str:
-    return "; ".join(f"{k}={v}" for k, v in player.http.cookies.items())
-
-
 def open_ids(player: Player) -> set[str]:
     return {request["id"] for request in player.get("/api/requests").json()}
 
@@ -47,9 +43,9 @@ def test_a_request_is_withdrawn_once_its_owner_has_no_club_tab_open(quick_club):
         for player in (ann, bob, carl, dan):
             closing.callback(player.close)
         ann_tab = closing.enter_context(MeSocket(ann))  # a page of the club: /ws/me
-        dan_lobby = closing.enter_context(lobby(quick_club.base, cookies(dan)))  # the lobby
+        dan_lobby = closing.enter_context(lobby(quick_club.base, dan.cookie_header))  # the lobby
         next_of(dan_lobby, "lobby")
-        watcher = closing.enter_context(lobby(quick_club.base, cookies(bob)))
+        watcher = closing.enter_context(lobby(quick_club.base, bob.cookie_header))
         next_of(watcher, "lobby")
         public = ann.offer(variant="backgammon", stake=100, cube=True)
         private = ann.offer(variant="draughts", stake=10, opponent="bob")
