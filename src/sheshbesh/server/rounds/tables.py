@@ -50,6 +50,7 @@ class Table:
     def __init__(self, state: Any) -> None:
         self.state = state
         self._legal_actions: list[Any] | None = None
+        self._menu: list[dict[str, Any]] | None = None
 
     def legal_actions(self) -> list[Any]:
         """The game's legal actions, computed once per table: its state never changes, and
@@ -124,7 +125,15 @@ class Table:
         return None
 
     def legal(self) -> list[dict[str, Any]]:
-        """The actions open to the side to act, as frames a client may send."""
+        """The actions open to the side to act, as frames a client may send: built once per
+        table, like :meth:`legal_actions` (the cover check and the menu sent to the mover
+        both read it). Shared: read it, never change it."""
+        if self._menu is None:
+            self._menu = self.menu()
+        return self._menu
+
+    def menu(self) -> list[dict[str, Any]]:
+        """:meth:`legal`, built: what each kind of table offers."""
         raise NotImplementedError
 
     def offered(self, side: Side) -> frozenset[str]:
@@ -334,7 +343,7 @@ class RaceTable(Table):
         state, events = self.step(act.Start(), dice)
         return type(self)(state), events
 
-    def legal(self) -> list[dict[str, Any]]:
+    def menu(self) -> list[dict[str, Any]]:
         return [race_action_json(a) for a in self.legal_actions() if not _server(a)]
 
     def view(self) -> dict[str, Any]:
@@ -495,7 +504,7 @@ class DraughtsTable(Table):
         step = self.state.apply(action)
         return step.game, step.events
 
-    def legal(self) -> list[dict[str, Any]]:
+    def menu(self) -> list[dict[str, Any]]:
         frames: list[dict[str, Any]] = []
         mover = self.state.to_act
         for action in self.legal_actions():
