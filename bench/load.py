@@ -712,6 +712,12 @@ class Worker:
 def worker_main(
     conn: multiprocessing.connection.Connection, config: Config, pairs: list[int]
 ) -> None:
+    # The main process's SIGTERM handler (sys.exit) came with the fork. Under it a worker
+    # told to stop while it waited for a command unwound to the interpreter's exit and
+    # hung there joining the thread still reading the pipe (whose writing end the forked
+    # workers hold too, so it never reads EOF): a failed run then held its bench for the
+    # caller's whole timeout. Killed outright, it ends.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         if config.loop == "uvloop":
             import uvloop
