@@ -151,8 +151,7 @@ class GameSocket:
             url += f"?v={since}"
         headers = {}
         if player is not None:
-            cookies = player.cookie_header
-            headers["Cookie"] = cookies
+            headers["Cookie"] = player.cookie_header
         opening = connect(url, additional_headers=headers, open_timeout=20, close_timeout=2)
         self.ws: ClientConnection = opening.__enter__()
         with contextlib.suppress(OSError):  # the server may already have closed it
