@@ -753,6 +753,8 @@ class Run:
     calls: tuple[int, int] = (0, 0)
     """System calls the server processes made in the window: reads, writes."""
     client_loop: str = ""
+    opened: float = 0.0
+    """When the window opened (wall clock, to line up with the servers' own logs)."""
 
     def merged(self, key: str) -> list[float]:
         return sorted(x for r in self.results for x in r[key])
@@ -827,7 +829,7 @@ def play(args: argparse.Namespace, games: int, servers: list[Server],
         outcome.rss_each = [server.rss() for server in servers]
         cpu = [server.cpu() for server in servers]
         calls = [server.calls() for server in servers]
-        started = time.monotonic()
+        started, outcome.opened = time.monotonic(), time.time()
         broadcast(conns, "go")
 
         def sample() -> None:
@@ -958,10 +960,12 @@ def slow_seconds(r: Run) -> str:
     worst = by_second.most_common(5)
     share = sum(count for _, count in worst) / total * 100
     seconds = ", ".join(f"{second} s: {count}" for second, count in worst)
+    opened = time.strftime("%H:%M:%S", time.gmtime(r.opened))
+    timeline = " ".join(str(by_second.get(s, 0)) for s in range(max(by_second) + 1))
     return (
         f"over {GOAL_P99_MS:.0f} ms: {total} of {samples} samples ({total / samples:.1%}), sent"
         f" in {len(by_second)} of the window's seconds; the worst five ({seconds}) hold"
-        f" {share:.0f}% of them"
+        f" {share:.0f}% of them\n  by second from {opened} UTC: {timeline}"
     )
 
 
