@@ -426,7 +426,7 @@ def main() -> int:
     )
     parser.add_argument("--http-concurrency", type=int, default=16)
     parser.add_argument("--seed", type=int, default=1)
-    load.add_client_loop(parser)
+    load.add_client_options(parser)
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.quick:

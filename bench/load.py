@@ -63,6 +63,9 @@ NEVER = ("resign", "undo", "accept_draw", "decline_draw")
 RAMP = "50,100,150,250,500,750,1000"
 GOAL_P99_MS = 100.0
 """The ramp's bar for "held" (DESIGN goal: 500 games, p99 under 100 ms)."""
+PING_EVERY = 10.0
+"""The page pings each of its sockets this often (channel.js, ``PING_EVERY``), whatever
+else it sends; at 1 000 sockets that is 100 frames a second in and 100 out."""
 UNLIMITED = {"SHESHBESH_FRAME_RATE": "1e6", "SHESHBESH_FRAME_BURST": "1e6",
              "SHESHBESH_SOCKET_OPEN_RATE": "1e6", "SHESHBESH_SOCKET_OPEN_BURST": "1e6",
              "SHESHBESH_SOCKETS_PER_ADDRESS": "0"}  # fmt: skip
@@ -200,6 +203,8 @@ class Config:
     loop: str = "uvloop"
     """The players' event loop: uvloop, as the servers run, or asyncio's own (the players
     share the servers' cores, so what they spend is taken from the club)."""
+    ping: float = PING_EVERY
+    """Seconds between a socket's pings, as the page sends them (0: none)."""
 
     def home(self, pair: int, index: int) -> str:
         """The process the ``index``-th player of pair number ``pair`` starts on."""
@@ -307,6 +312,8 @@ class Worker:
         self.accepted = 0
         self.finished = 0
         self.reconnects = 0
+        self.pings = [0, 0]
+        """Pings sent and pongs heard in the window."""
         self.tasks: set[asyncio.Task[Any]] = set()
 
     # --- HTTP ---------------------------------------------------------------------------
@@ -368,9 +375,24 @@ class Worker:
             raise Refused(f"ws_open_{type(error).__name__}") from None
         seat.lost = False
         self.spawn(self.read(game, seat))
+        if self.config.ping:
+            self.spawn(self.ping(seat, seat.ws))
         await asyncio.wait_for(seat.snapshot.wait(), 120)
         if seat.lost:
             raise Refused("ws_lost_opening")
+
+    async def ping(self, seat: Seat, ws: ClientConnection) -> None:
+        """Ping as the page does, from the socket's opening until it is replaced or
+        closed; the pong is read (and ignored) with the other frames."""
+        while True:
+            await asyncio.sleep(self.config.ping)
+            if seat.ws is not ws or seat.closing or self.stopping:
+                return
+            try:
+                await ws.send('{"t":"ping"}')
+            except ConnectionClosed:
+                return
+            self.pings[0] += self.running
 
     async def close_game(self, game: Game) -> None:
         for seat in game.seats:
@@ -452,6 +474,8 @@ class Worker:
             self.ready(game, seat)
         elif kind == "error":
             self.refused(game, seat, frame["d"])
+        elif kind == "pong":
+            self.pings[1] += self.running and not self.stopping
 
     def heard(self, game: Game, seat: Seat, v: int, pending: list[Any]) -> None:
         sent_at, sender, measured, seen = pending
@@ -691,7 +715,7 @@ class Worker:
             "latency": self.latency, "echo": self.echo, "new_game": self.new_game,
             "lag": self.lag, "errors": dict(self.errors), "sent": self.sent,
             "accepted": self.accepted, "finished": self.finished, "cpu_s": cpu,
-            "reconnects": self.reconnects, "unanswered": self.unanswered,
+            "reconnects": self.reconnects, "unanswered": self.unanswered, "pings": self.pings,
             "slow": sorted(self.slow.items()),
             "live_pairs": live, "pairs": len(self.pairs),
         }  # fmt: skip
@@ -805,7 +829,7 @@ def play(args: argparse.Namespace, games: int, servers: list[Server],
     bases = tuple(server.base for server in servers) if len(servers) > 1 else ()
     config = Config(servers[0].base, args.think, args.seconds, args.stake, args.variants,
                     args.deflate, args.http_concurrency, args.seed, bases,
-                    args.client_loop)  # fmt: skip
+                    args.client_loop, args.ping)  # fmt: skip
     workers = max(1, min(args.workers, games))
     shares = [list(range(w, games, workers)) for w in range(workers)]
     procs, conns = [], []
@@ -937,7 +961,9 @@ def details(r: Run) -> str:
         f" latency samples {len(r.merged('latency'))}; actor's own echo p50/p99"
         f" {pct(echo, 50):.1f}/{pct(echo, 99):.1f} ms",
         f"  games finished {r.total('finished'):.0f}; new game (request, accept, 2 sockets)"
-        f" p50/p99 {pct(new_game, 50):.0f}/{pct(new_game, 99):.0f} ms",
+        f" p50/p99 {pct(new_game, 50):.0f}/{pct(new_game, 99):.0f} ms; pings sent in the"
+        f" window {sum(x['pings'][0] for x in r.results)},"
+        f" pongs heard {sum(x['pings'][1] for x in r.results)}",
         "  errors: " + (", ".join(f"{k} {v}" for k, v in errors.most_common()) or "none"),
         *(f"    unanswered: {line}" for res in r.results for line in res["unanswered"][:10]),
         f"  {slow_seconds(r)}",
@@ -977,7 +1003,7 @@ def machine(args: argparse.Namespace) -> str:
         f"server: 1 uvicorn process, SQLite (WAL); client: {args.workers} worker process(es)"
         f" on the same cores ({args.client_loop})",
         f"play: {','.join(args.variants)}, stake {args.stake}, think {think}, {args.seconds:g} s"
-        f" window, permessage-deflate {'on' if args.deflate else 'off'}",
+        f" window, permessage-deflate {'on' if args.deflate else 'off'}, {pings(args)}",
         "latency: action sent -> the opponent's socket has its event (ms);"
         " moves/s: actions accepted",
     ])  # fmt: skip
@@ -986,9 +1012,15 @@ def machine(args: argparse.Namespace) -> str:
 # --- main -----------------------------------------------------------------------------
 
 
-def add_client_loop(parser: argparse.ArgumentParser) -> None:
+def add_client_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--client-loop", choices=("uvloop", "asyncio"), default="uvloop",
                         help="the simulated players' event loop (default: uvloop)")  # fmt: skip
+    parser.add_argument("--ping", type=float, default=PING_EVERY, metavar="SECONDS",
+                        help="seconds between a socket's pings (0: none)")  # fmt: skip
+
+
+def pings(args: argparse.Namespace) -> str:
+    return f"a ping every {args.ping:g} s a socket" if args.ping else "no pings"
 
 
 def parse_think(text: str) -> tuple[float, float]:
@@ -1016,7 +1048,7 @@ def main() -> int:
                         help="offer permessage-deflate as browsers do (default: off)")  # fmt: skip
     parser.add_argument("--http-concurrency", type=int, default=16)
     parser.add_argument("--seed", type=int, default=1)
-    add_client_loop(parser)
+    add_client_options(parser)
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # clean up on kill, too
     if args.quick:
