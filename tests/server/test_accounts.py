@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
@@ -91,6 +93,62 @@ def test_wrong_passwords_are_rate_limited_per_account(new_player, club):
     assert limited.status_code == 429  # even the right password waits out the window
     assert int(limited.headers["retry-after"]) > 0
     thief.close()
+
+
+def at_once(calls: list) -> list:
+    """Run ``calls`` in threads released together: requests sent at the same moment."""
+    start = threading.Barrier(len(calls))
+
+    def run(call):
+        start.wait()
+        return call()
+
+    with ThreadPoolExecutor(len(calls)) as pool:
+        return list(pool.map(run, calls))
+
+
+def test_wrong_passwords_sent_at_once_are_limited_as_if_one_by_one(new_player, club):
+    """Guesses sent at the same moment each count before their password is checked: five
+    are answered and the rest refused, as one at a time. (Counted after the check, all
+    twenty passed it before any was stored, and all twenty were answered.)"""
+    new_player("ann")
+    thieves = [Player(club.base, f"thief{n}", address="127.0.0.2") for n in range(20)]
+    guesses = [
+        lambda thief=thief, n=n: (
+            thief.post("/api/login", {"username": "ann", "password": f"guess-{n}-xx"}).status_code
+        )
+        for n, thief in enumerate(thieves)
+    ]
+    codes = at_once(guesses)
+    assert sorted(codes) == [401] * 5 + [429] * 15
+    for thief in thieves:
+        thief.close()
+
+
+def test_new_passwords_sent_at_once_are_limited_as_if_one_by_one(new_player, club):
+    """The same for a password change: a session's own wrong guesses, sent together."""
+    ann = new_player("ann")
+    changes = [
+        lambda n=n: (
+            ann.post(
+                "/api/me/password", {"current": f"guess-{n}-xx", "new": NEW_PASSWORD}
+            ).status_code
+        )
+        for n in range(12)
+    ]
+    assert sorted(at_once(changes)) == [403] * 5 + [429] * 7
+
+
+def test_a_right_password_withdraws_its_attempt(new_player, club):
+    """An attempt counts as a wrong password only until its password proves right: a
+    stranger's address logging in six times with the right one is never refused."""
+    new_player("ann")
+    for _ in range(6):
+        browser = Player(club.base, "ann", address="127.0.0.2")
+        assert (
+            browser.post("/api/login", {"username": "ann", "password": PASSWORD}).status_code == 200
+        )
+        browser.close()
 
 
 def test_a_strangers_wrong_passwords_never_lock_the_owner_out(new_player, club):

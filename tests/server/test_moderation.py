@@ -40,6 +40,9 @@ def test_a_closed_account_loses_its_sessions_logins_and_requests_but_no_fun(
     closed = log_in(club.base, "ann")
     assert closed.status_code == 403 and closed.json()["error"] == "account_closed"
     assert log_in(club.base, "ann", "a wrong guess").json()["error"] == "wrong_password"
+    # The right password is no wrong one: it is told the account is closed every time.
+    for _ in range(5):
+        assert log_in(club.base, "ann").json()["error"] == "account_closed"
     assert bob.get("/api/requests").json() == []
     taken = bob.post(f"/api/requests/{own['id']}/accept")
     assert taken.status_code == 409

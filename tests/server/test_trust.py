@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from club_client import PASSWORD, Player, RunningClub, ServerProcess
@@ -97,6 +99,27 @@ def test_registrations_per_address_are_limited_in_every_process(strict_settings,
         elsewhere = join(people, two.base, "neighbour", address="127.0.0.2")
         assert elsewhere.get("/api/me").json()["balance"] == 100_000
         assert elsewhere.get("/healthz").json()["ledger_total"] == 0
+
+
+def test_registrations_sent_at_once_are_limited_as_if_one_by_one(strict, people):
+    """Twelve signups from one address at the same moment: five accounts and seven 429s,
+    as one at a time. (On PostgreSQL all twelve once passed the count before any was
+    stored, and each new account came with its 100 000 FUN.)"""
+    browsers = [Player(strict.base, f"burst{n}", "127.0.0.3") for n in range(12)]
+    people.extend(browsers)
+    start = threading.Barrier(len(browsers))
+
+    def sign_up(browser: Player) -> int:
+        start.wait()
+        body = {"username": browser.name, "password": PASSWORD}
+        return browser.post("/api/register", body).status_code
+
+    with ThreadPoolExecutor(len(browsers)) as pool:
+        codes = list(pool.map(sign_up, browsers))
+    assert sorted(codes) == [201] * 5 + [429] * 7
+    made = [b.name for b in browsers if b.get("/api/users/" + b.name).status_code == 200]
+    assert len(made) == 5
+    assert browsers[0].get("/healthz").json()["ledger_total"] == 0
 
 
 @pytest.mark.parametrize("trusted", [True, False])

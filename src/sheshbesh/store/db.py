@@ -11,6 +11,7 @@ stored only where its game still is at the sequence number it was decided at
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -61,6 +62,27 @@ def insert_new(
     name = session.get_bind().dialect.name
     dialect: Any = postgresql if name == "postgresql" else sqlite
     return dialect.insert(model).values(values).on_conflict_do_nothing()
+
+
+async def serialise(session: AsyncSession, *names: str) -> None:
+    """Hold a lock for each of ``names`` until this write transaction ends, so that a
+    check and the write it allows (count the recent attempts, then store this one) are
+    not raced by another transaction, in this process or another, doing the same.
+
+    PostgreSQL: transaction-scoped advisory locks, taken in one order so that two
+    transactions never wait on each other (two names sharing a key only wait more).
+    SQLite needs none: ``transaction()`` already holds its single writer's lock.
+    """
+    if session.get_bind().dialect.name != "postgresql":
+        return
+    for key in sorted({_lock_key(name) for name in names}):
+        await session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+
+
+def _lock_key(name: str) -> int:
+    """A signed 64-bit advisory lock key for ``name``, the same in every process."""
+    digest = hashlib.blake2b(name.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
 
 
 class Database:

@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sheshbesh.server.club import Club, club_of
 from sheshbesh.server.errors import ApiError, Conflict
 from sheshbesh.store import ledger
+from sheshbesh.store.db import serialise
 from sheshbesh.store.models import LoginAttempt, Session, User, user_named
 
 from . import lockout, trust
@@ -97,6 +98,8 @@ async def register(body: Credentials, request: Request, response: Response) -> d
     digest = await asyncio.to_thread(hasher(club).hash, password)
     try:
         async with club.db.transaction() as session:
+            # Under the address's lock: signups sent at one moment count each other.
+            await serialise(session, f"signup:{address}")
             await trust.check_signup(club, session, address, club.now())
             user = User(
                 username=name,
@@ -125,23 +128,26 @@ async def register(body: Credentials, request: Request, response: Response) -> d
 @router.post("/login")
 async def login(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
     """Log in; wrong passwords are limited per name and address (``lockout``), and the
-    owner (from an address or a session the account knows) is never locked out by others."""
+    owner (from an address or a session the account knows) is never locked out by others.
+    The attempt counts as a wrong password until its password proves right."""
     club = club_of(request)
     key = body.username.lower()[:20]
     address = trust.address_of(request)
     sid = request.cookies.get(SESSION_COOKIE, "")
     now = club.now()
-    async with club.db.read() as session:
+    async with club.db.transaction() as session:
+        await serialise(session, *lockout.guarded(key, address))
         user = await user_named(session, body.username)
         known = user is not None and await lockout.is_known(
             session, user.id, address, token_hash(sid) if sid else None
         )
         await lockout.check_login(club, session, key, address, known, now)
+        attempt = await lockout.count_attempt(club, session, key, address, now)
     if user is None or not await _verify(club, user.password_hash, body.password[:256]):
-        async with club.db.transaction() as session:
-            await lockout.record_failure(club, session, key, address, now)
         raise ApiError("wrong username or password", status=401, code="wrong_password")
     if user.closed_at is not None:  # said only to whoever knows the password
+        async with club.db.transaction() as session:
+            await lockout.withdraw(session, attempt)
         raise ApiError("this account was closed by the club", status=403, code="account_closed")
     async with club.db.transaction() as session:
         await lockout.forget_failures(session, key, address)
@@ -171,13 +177,14 @@ async def change_password(body: PasswordChange, request: Request) -> dict[str, A
     now = club.now()
     address = trust.address_of(request)
     kept = token_hash(request.cookies.get(SESSION_COOKIE, ""))
-    async with club.db.read() as session:
+    new = check_password(body.new)  # the form first: a refused new password counts nothing
+    async with club.db.transaction() as session:
+        await serialise(session, f"password-change:{kept}")
         await lockout.check_change(club, session, kept, now)
+        await lockout.count_attempt(club, session, user.username_key, address, now, kept)
     if not await _verify(club, user.password_hash, body.current[:256]):
-        async with club.db.transaction() as session:
-            await lockout.record_failure(club, session, user.username_key, address, now, kept)
         raise ApiError("that is not your current password", status=403, code="wrong_password")
-    digest = await asyncio.to_thread(hasher(club).hash, check_password(body.new))
+    digest = await asyncio.to_thread(hasher(club).hash, new)
     async with club.db.transaction() as session:
         me = await session.get(User, user.id)
         assert me is not None

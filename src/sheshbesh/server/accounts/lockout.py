@@ -70,15 +70,36 @@ async def check_change(club: Club, session: AsyncSession, session_hash: str, now
         raise _refuse(club, "too many wrong passwords for this account")
 
 
-async def record_failure(
+def guarded(key: str, address: str) -> tuple[str, ...]:
+    """What :func:`sheshbesh.store.db.serialise` locks around a login's check and count:
+    the name and the address, whose limits the check reads."""
+    return f"login-name:{key}", f"login-address:{address}"
+
+
+async def count_attempt(
     club: Club, session: AsyncSession, key: str, address: str, now: float,
     session_hash: str | None = None,
-) -> None:  # fmt: skip
-    """Store one wrong password, and delete those older than the window."""
-    session.add(LoginAttempt(username_key=key, address=address, session_hash=session_hash, at=now))
+) -> int:  # fmt: skip
+    """Store an attempt as a wrong password *before* its password is checked, and delete
+    those older than the window; its row id, to :func:`withdraw` if it proves right.
+
+    Counted after the check, as it once was, a burst of guesses sent at one moment all
+    passed the check before any was stored: one address got as many guesses as it
+    could send at once. Counted first (under the :func:`guarded` locks), each attempt
+    sees every one before it, finished or not.
+    """
+    attempt = LoginAttempt(username_key=key, address=address, session_hash=session_hash, at=now)
+    session.add(attempt)
     await session.execute(
         delete(LoginAttempt).where(LoginAttempt.at <= now - club.settings.login_window)
     )
+    await session.flush()
+    return int(attempt.id)
+
+
+async def withdraw(session: AsyncSession, attempt: int) -> None:
+    """The attempt's password was right: it no longer counts as a wrong one."""
+    await session.execute(delete(LoginAttempt).where(LoginAttempt.id == attempt))
 
 
 async def forget_failures(session: AsyncSession, key: str, address: str) -> None:
