@@ -1,17 +1,44 @@
 """Rematch over real HTTP on SQLite and PostgreSQL: the same game offered again to the
-same opponent as a private challenge, both asking at once, declining, and refusals."""
+same opponent as a private challenge, both asking at once, declining, refusals, and
+another challenge between the two players left alone."""
 
 from __future__ import annotations
 
-from club_client import Player
+import asyncio
+
+from club_client import Player, RunningClub
 from test_rounds import open_game
 from test_standings import finish_by_resignation, notes_of
+
+from sheshbesh.store import ledger
+from sheshbesh.store.db import Database
+from sheshbesh.store.models import user_named
 
 DRAUGHTS = {"variant": "draughts", "stake": 20, "clock": "fischer 5m + 3s", "move_limit": 80}
 
 
 def rematch(player: Player, game_id: str):
     return player.post(f"/api/games/{game_id}/rematch")
+
+
+def grant(club: RunningClub, amount: int, *names: str) -> None:
+    """More FUN for players, written straight to the club's database (a grant, balanced)."""
+
+    async def give() -> None:
+        db = Database(club.settings.database_url)
+        try:
+            async with db.transaction() as session:
+                grants = await ledger.system_account(session, "grants")
+                for name in names:
+                    user = await user_named(session, name)
+                    assert user is not None
+                    wallet = await ledger.wallet_of(session, user.id)
+                    await ledger.transfer(session, "grant", [(grants, -amount), (wallet, amount)],
+                                          now=0.0)  # fmt: skip
+        finally:
+            await db.close()
+
+    asyncio.run(give())
 
 
 def test_a_rematch_is_the_same_game_offered_to_the_opponent_who_is_told_and_accepts(new_player):
@@ -48,6 +75,38 @@ def test_when_both_ask_the_second_ask_starts_the_game(new_player):
     again = rematch(ann, game_id)  # the rematch is being played: no third game meanwhile
     assert again.status_code == 409 and again.json()["error"] == "playing", again.text
     assert offer["id"] not in [r["id"] for r in bob.get("/api/requests").json()]
+
+
+def test_rematch_takes_only_the_games_own_offer_not_another_challenge(club, new_player):
+    """Bob's ordinary challenge after the game is no rematch offer: Ann's Rematch leaves it
+    open and offers the finished game's own stake and options; Bob's Rematch takes that."""
+    ann, bob = new_player("ann"), new_player("bob")
+    grant(club, 1_000_000, "ann", "bob")
+    game_id, _ = finish_by_resignation(ann, bob, variant="backgammon", stake=100, cube=True)
+    first = ann.get(f"/api/games/{game_id}").json()
+    challenge = bob.offer(variant="backgammon", stake=30_000, cube=True, beavers=True,
+                          auto_doubles=3, opponent="ann")  # fmt: skip
+    wallet = ann.balance()
+
+    asked = rematch(ann, game_id)
+
+    assert asked.status_code == 201 and "request" in asked.json(), asked.text
+    offer = asked.json()["request"]
+    assert offer["stake"] == 100 and offer["options"]["cube"] is True
+    assert offer["options"]["beavers"] is False and offer["options"]["auto_doubles"] == 0
+    assert offer["invitee"]["username"] == "bob" and offer["rematch_of"] == game_id
+    assert ann.balance() == wallet  # nothing held: no game started
+    standing = {r["id"]: r for r in bob.get("/api/requests").json()}
+    assert standing[challenge["id"]] == challenge  # open, untouched
+    assert challenge["rematch_of"] is None
+
+    answer = rematch(bob, game_id)  # the genuine offer: both asked, so play
+
+    assert answer.status_code == 201 and "game" in answer.json(), answer.text
+    game = ann.get(f"/api/games/{answer.json()['game']['id']}").json()
+    assert game["stake"] == 100 and game["state"]["options"] == first["state"]["options"]
+    assert ann.balance() == wallet - 100 * 3  # the rematch's escrow: a backgammon at cube 1
+    assert ann.get("/api/requests").json() == []  # a game's start withdraws the others
 
 
 def test_the_opponent_may_decline_and_the_offerer_may_offer_again(new_player):

@@ -138,6 +138,9 @@ class Request(Base):
     """The game will change both players' ratings (only between people, see ``ratings``)."""
     seats: Mapped[int | None] = mapped_column(Integer)
     """A chouette table's seats (3-8, CH-1); None for a two-player request."""
+    rematch_of: Mapped[str | None] = mapped_column(ForeignKey("games.id"))
+    """The finished game this request offers again (``lobby.rematch``); None for any other
+    request, a private challenge between the same two players included."""
 
 
 class Game(Base):

@@ -1,9 +1,10 @@
 """Rematch: after a game, either player offers the same game again to the same opponent.
 
 An offer is an ordinary private challenge (``lobby.post_request``), so every check
-of the lobby applies (funds, play-bans, blocks, an abandoned game) and the
-opponent's challenge note carries ``rematch_of``. When both players ask, the second
-ask accepts the first offer instead of crossing it with another. The request copies
+of the lobby applies (funds, play-bans, blocks, an abandoned game); the request and
+the opponent's challenge note carry ``rematch_of``. When both players ask, the second
+ask accepts the first offer instead of crossing it with another; any other challenge
+between the two is not an offer of this game and is left alone. The request copies
 the finished game's: variant, stake, options, clock and rated.
 """
 
@@ -48,10 +49,8 @@ async def rematch(game_id: str, request: Request) -> dict[str, Any]:
         assert origin is not None and opponent is not None
         offers = list(await session.scalars(select(GameRequest).where(
             GameRequest.status == "open",
+            GameRequest.rematch_of == game.id,
             GameRequest.owner_id.in_([user.id, opponent.id]),
-            GameRequest.invitee_id.in_([user.id, opponent.id]),
-            GameRequest.created_at >= (game.finished_at or game.created_at),
-            GameRequest.variant == game.variant,
         )))  # fmt: skip
     mine = [offer for offer in offers if offer.owner_id == user.id]
     if mine:

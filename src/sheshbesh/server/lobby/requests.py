@@ -160,6 +160,7 @@ def request_json(
         "game": request.game_id,
         "created_at": request.created_at,
         "seats": request.seats,
+        "rematch_of": request.rematch_of,
     }
 
 
@@ -276,6 +277,7 @@ async def post_request(
             bots_may_accept=body.bots and invitee is None and kind != "chouette",
             rated=body.rated,
             seats=body.seats,
+            rematch_of=rematch_of,
         )  # fmt: skip
         session.add(game_request)
         if kind == "chouette":

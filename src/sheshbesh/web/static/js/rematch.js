@@ -14,10 +14,11 @@ export function rematchPanel({ t, api, id, toast, navigate, opponent }) {
   let busy = false;
 
   async function load() {
-    // After a reload: offers already standing between the two of us.
+    // After a reload: offers of this game again already standing between the two of us
+    // (another challenge between us is no rematch offer).
     try {
       for (const request of await api.get("/api/requests")) {
-        if (!request.invitee) continue;
+        if (!request.invitee || request.rematch_of !== id) continue;
         if (request.owner.username === opponent()) offer.theirs = request.id;
         else if (request.invitee.username === opponent()) offer.mine = request.id;
       }
