@@ -20,6 +20,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
@@ -44,6 +45,19 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def at_once(calls: list[Callable[[], Any]]) -> list[Any]:
+    """Run ``calls`` in threads released together by a barrier: requests sent at the same
+    moment, as a script racing a limit sends them. Their results, in order."""
+    start = threading.Barrier(len(calls))
+
+    def run(call: Callable[[], Any]) -> Any:
+        start.wait()
+        return call()
+
+    with ThreadPoolExecutor(len(calls)) as pool:
+        return list(pool.map(run, calls))
 
 
 class RunningClub:

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
-from club_client import PASSWORD, Player, RunningClub
+from club_client import PASSWORD, Player, RunningClub, at_once
 from sqlalchemy import func, select
 
 from sheshbesh.server.accounts.csrf import is_bound
@@ -93,18 +91,6 @@ def test_wrong_passwords_are_rate_limited_per_account(new_player, club):
     assert limited.status_code == 429  # even the right password waits out the window
     assert int(limited.headers["retry-after"]) > 0
     thief.close()
-
-
-def at_once(calls: list) -> list:
-    """Run ``calls`` in threads released together: requests sent at the same moment."""
-    start = threading.Barrier(len(calls))
-
-    def run(call):
-        start.wait()
-        return call()
-
-    with ThreadPoolExecutor(len(calls)) as pool:
-        return list(pool.map(run, calls))
 
 
 def test_wrong_passwords_sent_at_once_are_limited_as_if_one_by_one(new_player, club):

@@ -13,14 +13,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from club_client import GameSocket, Player, RunningClub, next_mover
+from club_client import GameSocket, Player, RunningClub, at_once, next_mover
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_rounds import open_game
 from websockets.sync.client import ClientConnection, connect
 
 from sheshbesh.server.chat import rooms as chat
-from sheshbesh.server.chat.flood import MUTE_FOR, RATE_LINES
+from sheshbesh.server.chat.flood import ALL_ROOMS_LINES, MUTE_FOR, RATE_LINES, Flood, TooFast
 from sheshbesh.server.chat.rooms import HISTORY, MAX_LENGTH
 from sheshbesh.server.settings import Settings
 
@@ -275,6 +275,30 @@ def test_flooding_is_rate_limited_then_muted_and_the_mute_is_stored(clocked):
         sock.close()
     ann.close()
     bob.close()
+
+
+def test_lines_sent_at_once_each_count_those_before_them(club, new_player):
+    """Thirty lobby lines posted at the same moment: five are stored, as one at a time."""
+    ann = new_player("ann")
+    codes = at_once([
+        lambda n=n: ann.post("/api/chat/lobby", {"text": f"line number {n}"}).status_code
+        for n in range(30)
+    ])  # fmt: skip
+    assert codes.count(201) == RATE_LINES
+    assert len(ann.get("/api/chat/lobby/history").json()["lines"]) == RATE_LINES
+
+
+def test_a_users_lines_in_all_rooms_together_are_limited():
+    """Five lines every ten seconds in each of a thousand spectators' rooms would never be
+    refused; in all rooms together a user says at most ALL_ROOMS_LINES in the window."""
+    flood = Flood()
+    for n in range(ALL_ROOMS_LINES):
+        flood.check(1, f"game:g{n}:spectators", "gg", now=100.0)
+        flood.record(1, f"game:g{n}:spectators", "gg", now=100.0)
+    with pytest.raises(TooFast, match="in all rooms; wait 10 s"):
+        flood.check(1, "game:another:spectators", "gg", now=100.0)
+    flood.check(2, "game:another:spectators", "gg", now=100.0)  # another user is not held
+    flood.check(1, "game:another:spectators", "gg", now=110.5)  # nor this one, later
 
 
 # --- blocks ----------------------------------------------------------------------------------

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from club_client import PASSWORD, Player, RunningClub, ServerProcess
+from club_client import PASSWORD, Player, RunningClub, ServerProcess, at_once
 from test_rounds import play_until_a_turn_starts
 
 from sheshbesh.cli import main
@@ -107,15 +105,10 @@ def test_registrations_sent_at_once_are_limited_as_if_one_by_one(strict, people)
     stored, and each new account came with its 100 000 FUN.)"""
     browsers = [Player(strict.base, f"burst{n}", "127.0.0.3") for n in range(12)]
     people.extend(browsers)
-    start = threading.Barrier(len(browsers))
-
-    def sign_up(browser: Player) -> int:
-        start.wait()
-        body = {"username": browser.name, "password": PASSWORD}
-        return browser.post("/api/register", body).status_code
-
-    with ThreadPoolExecutor(len(browsers)) as pool:
-        codes = list(pool.map(sign_up, browsers))
+    codes = at_once([
+        lambda b=b: b.post("/api/register", {"username": b.name, "password": PASSWORD}).status_code
+        for b in browsers
+    ])  # fmt: skip
     assert sorted(codes) == [201] * 5 + [429] * 7
     made = [b.name for b in browsers if b.get("/api/users/" + b.name).status_code == 200]
     assert len(made) == 5

@@ -272,7 +272,8 @@ class GameEvent(Base):
 
 
 class LoginAttempt(Base):
-    """A wrong password, counted per name and per address (shared by every process).
+    """A wrong password, counted per name and per address (shared by every process); an
+    attempt counts as one from before its password is checked until it proves right.
 
     ``session_hash`` is the session of a wrong *current* password at a password
     change (that session's own count); rows older than the window are deleted.

@@ -231,11 +231,11 @@ async def post(
                 update(User).where(User.id == user.id).values(chat_muted_until=muted)
             )
         else:
+            flood.record(user.id, room.key, line, now)  # before any await: see Flood.record
             stored = ChatLine(room=room.key, user_id=user.id, text=line, at=now, play=play)
             session.add(stored)
             await session.flush()
             view = line_json(stored, room, user.username)
-            flood.record(user.id, room.key, line, now)
     if muted is not None:  # stored above: the mute outlives this socket and this process
         raise ChatMuted(muted, now)
     await publish(club, room, view)
