@@ -8,11 +8,17 @@
   ``insufficient_funds`` and nothing changes, a drop is paid from the payer's hold
   into the receiver's wallet, a leaver gets his hold back. After every step the
   ledger sums to zero and the escrow account holds exactly the seats' ``held``.
+- A game's end is always settled (CH-8, PL-7), by a timeout or by the winning move,
+  even when a loser's wallet cannot raise his hold to the next game's 3 × S: he keeps
+  the hold he has, and the next game's start unseats and refunds him, the way it
+  unseats the absent; the table goes on, or closes when too few are left (CH-1).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -23,12 +29,17 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from test_ledger import make_user
 
+from sheshbesh.games.race import Position
+from sheshbesh.play.race import Phase as BoardPhase
 from sheshbesh.server.club import Club
 from sheshbesh.server.errors import ApiError
 from sheshbesh.server.money import seats as seat_money
+from sheshbesh.server.rounds.chouette import ChouetteRound, open_table
+from sheshbesh.server.rounds.chouette_table import ChouetteTable
+from sheshbesh.server.rounds.log import events_after
 from sheshbesh.store import ledger
 from sheshbesh.store.db import MIGRATIONS, Database
-from sheshbesh.store.models import Account, Game, GameSeat
+from sheshbesh.store.models import Account, Game, GameSeat, User
 
 S = 100  # the stake
 
@@ -185,5 +196,172 @@ def test_bad_payments_are_bugs_and_write_nothing(club_settings: Any) -> None:
             with pytest.raises(ValueError):
                 await at_table(db, lambda s, g, p=payments: seat_money.pay_seats(s, g, p, 2, 3.0))
         assert (await check_books(db), await balances(db, [ann, ben])) == before
+
+    scenario(club_settings, body)
+
+
+# --- a game's end is settled whatever the losers' wallets hold ------------------------
+
+BANKER_TO_ROLL_AT_THE_START = "W:W24x2,13x5,8x3,6x5:B1x2,12x5,17x3,19x5"
+"""Nothing borne off, the banker's back checkers in the crew's home: a banker who
+forfeits here loses a backgammon (3) to every member (PL-7)."""
+CREW_BEARS_OFF_ITS_LAST = "B:W19x15:B24"
+"""The captain to roll with one checker on his ace point, the banker with nothing borne
+off and all fifteen in the crew's home: any roll wins the crew a backgammon (3)."""
+
+
+class Clock:
+    """The club's injected time, moved by hand."""
+
+    def __init__(self) -> None:
+        self.at = 1000.0
+
+    def __call__(self) -> float:
+        return self.at
+
+
+async def seated_table(club: Club, grants: dict[str, int]) -> tuple[ChouetteRound, list[int]]:
+    """A table with a seat to spare, posted by the first of ``grants``, everyone seated
+    and here, its first game started by the owner; the round and the users."""
+    users = [await make_user(club.db, name, grant) for name, grant in grants.items()]
+    found = SimpleNamespace(seats=len(users) + 1, stake=S, clock="untimed", rated=False)
+    async with club.db.transaction() as session:
+        owner = await session.get(User, users[0])
+        assert owner is not None
+        await open_table(club, session, found, owner, "table1")
+    round_ = ChouetteRound(club, "table1")
+    await round_.load()
+    for uid in users[1:]:
+        await round_.join(await user(club, uid))
+    for seat in range(len(users)):
+        await round_.arrive(seat)
+    await round_.start_next(await user(club, users[0]))
+    return round_, users
+
+
+async def user(club: Club, uid: int) -> User:
+    async with club.db.read() as session:
+        found = await session.get(User, uid)
+    assert found is not None
+    return found
+
+
+def set_board(round_: ChouetteRound, text: str) -> None:
+    """Put the game at ``text``, its mover to roll with his window open (the play tests'
+    shortcut, chouette_tables.set_board): the round keeps its table between commands."""
+    table = round_.table
+    assert table is not None and table.game is not None
+    position = Position.from_text("backgammon", text)
+    board = dataclasses.replace(table.game.board, position=position, phase=BoardPhase.ROLL)
+    game = dataclasses.replace(table.game, board=board, window_closed=False, called=())
+    round_.table = ChouetteTable(dataclasses.replace(table.session, game=game))
+
+
+async def next_game(round_: ChouetteRound, clock: Clock) -> None:
+    """The break ends: the round's timer starts the next game."""
+    clock.at += round_.club.settings.chouette_break + 1
+    await round_.expire()
+
+
+async def stored(club: Club) -> tuple[Game, list[dict[str, Any]]]:
+    async with club.db.read() as session:
+        game = await session.get(Game, "table1")
+        events = await events_after(session, "table1", -1)
+    assert game is not None
+    return game, events
+
+
+def test_ch8_a_banker_out_of_time_is_settled_though_he_cannot_refill(
+    club_settings: Any,
+) -> None:
+    """PL-7: the banker forfeits a backgammon to both members and is left with 1 × S,
+    short of the 3 × S a seat holds between games. The timeout still ends the game; at
+    the next start he is unseated, and two seats left close the table (CH-1)."""
+
+    async def body(db: Database, club: Club) -> None:
+        clock = Clock()
+        club.now = clock
+        round_, users = await seated_table(club, dict.fromkeys(("ann", "bob", "cat"), 7 * S))
+        try:
+            set_board(round_, BANKER_TO_ROLL_AT_THE_START)
+            assert round_.table is not None and round_.table.game is not None
+            banker, members = round_.table.game.banker, round_.table.game.lineup.rotation
+            await round_.leave(banker)  # he goes away on his turn
+            clock.at += club.settings.abandon_grace + 1
+            await round_.expire()
+            game, events = await stored(club)
+            assert events[-1]["type"] == "finished" and events[-1]["reason"] == "PL-7"
+            assert game.seq == events[-1]["seq"] and game.status == "live"
+            assert round_.table.game.finished and round_.table.game.winner == "crew"
+            assert dict(round_.table.session.results) == {banker: -6, **dict.fromkeys(members, 3)}
+            # He paid his whole 6 × S hold; 1 × S in his wallet cannot raise it again.
+            assert await check_books(db) == {banker: 0, **dict.fromkeys(members, 3 * S)}
+            wallets = dict(zip(range(3), await balances(db, users), strict=True))
+            assert wallets == {banker: S, **dict.fromkeys(members, 7 * S)}
+            # He comes back; the next game's start unseats him and CH-1 ends the table.
+            await round_.arrive(banker)
+            await next_game(round_, clock)
+            game, events = await stored(club)
+            assert game.status == "finished" and (game.result or {}).get("reason") == "CH-1"
+            assert [e["type"] for e in events[-2:]] == ["left", "closed"]
+            assert events[-2]["seat"] == banker
+            assert await check_books(db) == {}
+            wallets = dict(zip(range(3), await balances(db, users), strict=True))
+            assert wallets == {banker: S, **dict.fromkeys(members, 10 * S)}
+            assert sum(wallets.values()) == 3 * 7 * S  # no FUN made or lost
+        finally:
+            round_.stop()
+
+    scenario(club_settings, body)
+
+
+def test_ch8_a_winning_move_is_settled_though_a_loser_cannot_refill(
+    club_settings: Any,
+) -> None:
+    """The captain bears off his last checker for a backgammon: the banker pays his whole
+    9 × S hold and has 1 × S left, short of a seat's 3 × S. The move still ends the game;
+    a newcomer still sits down; at the next start the banker is unseated (his empty hold
+    refunded) and the table plays on with the other four."""
+
+    async def body(db: Database, club: Club) -> None:
+        clock = Clock()
+        club.now = clock
+        grants = dict.fromkeys(("ann", "bob", "cat", "dora"), 10 * S)
+        round_, users = await seated_table(club, grants)
+        try:
+            set_board(round_, CREW_BEARS_OFF_ITS_LAST)
+            assert round_.table is not None and round_.table.game is not None
+            banker, members = round_.table.game.banker, round_.table.game.lineup.rotation
+            captain = round_.seat_rows[members[0]].user_id
+            while not round_.table.game.finished:
+                menu = round_.table.legal(members[0])
+                frame = next(a for kind in ("confirm", "move", "roll")
+                             for a in menu if a["type"] == kind)  # fmt: skip
+                await round_.act(captain, round_.table.seq, frame)
+            game, events = await stored(club)
+            assert events[-1]["type"] == "finished" and round_.table.game.winner == "crew"
+            assert game.seq == events[-1]["seq"] and game.status == "live"
+            assert dict(round_.table.session.results) == {banker: -9, **dict.fromkeys(members, 3)}
+            assert await check_books(db) == {banker: 0, **dict.fromkeys(members, 3 * S)}
+            assert (await balances(db, users))[banker] == S
+            # A newcomer sits down between games: the banker's short hold does not stop him.
+            dan = await make_user(db, "dan", 10 * S)
+            assert await round_.join(await user(club, dan)) == 4
+            await round_.arrive(4)
+            await next_game(round_, clock)
+            game, events = await stored(club)
+            table = round_.table
+            assert game.status == "live" and table.playing and table.session.number == 2
+            assert {"type": "left", "seat": banker} in [
+                {"type": e["type"], "seat": e.get("seat")} for e in events]  # fmt: skip
+            assert sorted(table.session.seats) == sorted([*members, 4])
+            assert table.game is not None and table.game.banker == members[0]  # CH-9
+            held = await check_books(db)
+            assert banker not in held and held[members[0]] == 9 * S
+            wallets = await balances(db, [*users, dan])
+            assert wallets[banker] == S
+            assert sum(wallets) + sum(held.values()) == 5 * 10 * S  # no FUN made or lost
+        finally:
+            round_.stop()
 
     scenario(club_settings, body)

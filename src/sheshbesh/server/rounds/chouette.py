@@ -19,8 +19,11 @@ What differs from two seats:
   game's ``Timeout(seat)`` (PL-7), one seat at a time;
 - between games there is a break (``chouette_break``): leavers are refunded,
   newcomers sit down, then the next game starts (CH-9's lineup; a banker who
-  cannot cover banking passes the bank, PL-5). Seats away at the start are
-  unseated and refunded first.
+  cannot cover banking passes the bank, PL-5). Seats away at the start, or
+  short of a seat's hold, are unseated and refunded first;
+- a game's end is always stored (CH-8, PL-7): the next game's holds are raised
+  after it only as far as the wallets allow, and whoever is left short is
+  unseated when the next game starts.
 """
 
 from __future__ import annotations
@@ -449,10 +452,41 @@ class ChouetteRound(Attendance):
         if stake:
             needs = {seat: need * stake for seat, need in after.holds().items()}
             await self._cover_bots(session, needs, now)
-            await money.hold_seats(self.club, session, game, needs, after.seq, now)
-            if not after.playing:
+            if after.playing:
+                await money.hold_seats(self.club, session, game, needs, after.seq, now)
+            else:
+                await self._hold_between(session, game, needs, events, after.seq, now)
                 await money.trim_seats(session, game, needs, after.seq, now)
         game.clock = self._clock_after(game, before, after, events, now)
+
+    async def _hold_between(
+        self, session: AsyncSession, game: Game, needs: dict[int, int],
+        events: list[dict[str, Any]], seq: int, now: float,
+    ) -> None:  # fmt: skip
+        """Between games a newcomer holds a seat's 3 × S or does not sit down (CH-10). A
+        seat already taken is raised if its wallet covers it, else keeps what it holds
+        (seat by seat once one is short): a loser who cannot refill must never undo the
+        end of a game (CH-8); the next start unseats him (:meth:`_start`)."""
+        joined = {event["seat"] for event in events if event["type"] == "seated"}
+        if joined:
+            await money.hold_seats(self.club, session, game, {s: needs[s] for s in joined},
+                                   seq, now)  # fmt: skip
+        taken = {seat: need for seat, need in needs.items() if seat not in joined}
+        if not await self._holds(session, game, taken, seq, now):
+            for seat, need in sorted(taken.items()):
+                await self._holds(session, game, {seat: need}, seq, now)
+
+    async def _holds(self, session: AsyncSession, game: Game, needs: dict[int, int], seq: int,
+                     now: float) -> bool:  # fmt: skip
+        """Raise the seats' holds to ``needs`` (FUN) if they can be covered (PL-5); if
+        not, nothing changes and the answer is False."""
+        try:
+            async with session.begin_nested():
+                await self._cover_bots(session, needs, now)
+                await money.hold_seats(self.club, session, game, needs, seq, now)
+        except ApiError:
+            return False
+        return True
 
     async def _sitters(self, session: AsyncSession) -> dict[int, int]:
         """Seat → the person who took it, as stored (another process may have seated him)."""
@@ -604,8 +638,8 @@ class ChouetteRound(Attendance):
                      ) -> tuple[list[dict[str, Any]], ChouetteTable]:  # fmt: skip
         now = self.club.now()
         events: list[dict[str, Any]] = []
-        for seat, row in sorted(self.seat_rows.items()):  # away at the start: unseated
-            if not row.left and row.away is not None and now - row.away >= ARRIVAL:
+        for seat, row in sorted(self.seat_rows.items()):  # away, or short: unseated
+            if not row.left and not await self._ready(session, game, table, seat, now):
                 done, table = await self._apply(session, game, table, Leave(seat), now)
                 events += done
                 if table.finished:
@@ -617,20 +651,25 @@ class ChouetteRound(Attendance):
             lineup = table.session.next_lineup()
             if lineup is None or not game.stake:
                 break
-            try:
-                async with session.begin_nested():
-                    need = table.session.bank_needs() * game.stake
-                    await self._cover_bots(session, {lineup.banker: need}, now)
-                    await money.hold_seats(self.club, session, game, {lineup.banker: need},
-                                           table.seq, now)  # fmt: skip
+            need = table.session.bank_needs() * game.stake
+            if await self._holds(session, game, {lineup.banker: need}, table.seq, now):
                 break
-            except ApiError:
-                done, table = await self._apply(session, game, table, PassBank(lineup.banker),
-                                                now)  # fmt: skip
-                events += done
+            done, table = await self._apply(session, game, table, PassBank(lineup.banker), now)
+            events += done
         game.status = "live"
         done, table = await self._apply(session, game, table, act.Start(), now)
         return events + done, table
+
+    async def _ready(self, session: AsyncSession, game: Game, table: ChouetteTable, seat: int,
+                     now: float) -> bool:  # fmt: skip
+        """Whether a seated person plays the next game: he is here (or still on his way
+        from the lobby) and holds a seat's 3 × S (CH-10), which a lost game may have left
+        his wallet unable to refill (:meth:`_hold_between`)."""
+        away = self.seat_rows[seat].away
+        if away is not None and now - away >= ARRIVAL:
+            return False
+        need = table.session.held(seat) * game.stake
+        return not need or await self._holds(session, game, {seat: need}, table.seq, now)
 
     # --- timers ---------------------------------------------------------------------
 
