@@ -50,6 +50,16 @@ def test_pl6_a_new_turn_or_a_new_captain_gets_a_full_delay():
     assert clock.delay_left(0, now=6.0) == 10.0 and clock.held == ()
 
 
+def test_pl7_a_delay_without_reserve_flags_only_when_the_delay_is_spent():
+    """``delay 30s + 0s``: each turn has its 30 s and nothing after (PL-7 forfeits only a
+    player out of time; the flag once fell at a turn's first second)."""
+    clock = follow(SeatClock.start(TimeControl.parse("delay 30s + 0s"), (0, 1, 2)), (1,), now=0.0)
+    assert clock.flagged(now=1.0) is None and clock.flagged(now=29.9) is None
+    assert clock.time_to_flag(now=1.0) == 29.0 and clock.flagged(now=30.0) == 1
+    clock = follow(clock, (2,), now=20.0, turn_over=True)  # a move in time: a new full delay
+    assert clock.flagged(now=49.9) is None and clock.flagged(now=50.0) == 2
+
+
 def test_a_flag_falls_for_the_lowest_seat_first_and_untimed_never_falls():
     clock = follow(SeatClock.start(DELAY, (0, 1, 2)), (2, 1), now=0.0)
     assert clock.time_to_flag(now=0.0) == 70.0 and clock.flagged(now=69.9) is None

@@ -105,10 +105,15 @@ class SeatClock:
         return 0.0
 
     def flagged(self, now: float) -> int | None:
-        """The lowest running seat out of time at ``now``, or None."""
+        """The lowest running seat out of time at ``now`` (its delay and its reserve both
+        spent, as :meth:`time_to_flag` counts), or None. Not ``remaining() <= 0``: with
+        no reserve (``delay 30s + 0s``) that holds from a turn's first second."""
         if not self.control.timed:
             return None
-        fallen = [run.seat for run in self.running if self.remaining(run.seat, now) <= 0]
+        reserves = dict(self.reserves)
+        fallen = [
+            run.seat for run in self.running if now >= run.at + run.delay + reserves[run.seat]
+        ]
         return min(fallen) if fallen else None
 
     def time_to_flag(self, now: float) -> float | None:
