@@ -235,6 +235,21 @@ def test_pl_6_in_a_match_the_doubler_resumes_and_the_next_game_starts_afresh() -
     assert second.clock.running == 1 and second.clock.delay_left(now=30.0) == 12.0
 
 
+@pytest.mark.parametrize("starter", [W, B])
+def test_pl_6_a_next_game_begun_in_the_ending_action_starts_afresh(starter: Side) -> None:
+    """The server plays a match's next opening roll in the action that ends a game: the
+    new game's first turn has a full delay and nothing held, whoever starts it. (The
+    held resignation turn was given back to White with 7 s; Black, the side that had
+    acted, kept his spent delay.)"""
+    offered = running(W).interrupt(1, now=5.0)  # White offers to resign: (0, 7 s) held
+    ending = ({"type": "resign_accepted"}, {"type": "game_finished"},
+              {"type": "game_started"}, {"type": "opening_rolled"})  # fmt: skip
+    after = clock_after(offered, B, At(starter), ending, now=20.0)
+    assert after.running == int(starter) and after.held is None
+    assert after.delay_left(now=20.0) == 12.0
+    assert after.remaining(1, now=20.0) == 60.0 - 3.0  # Black's 15 s answer: 12 free
+
+
 def test_pl_7_a_flag_that_falls_on_a_pending_double_drops_it() -> None:
     """Money play: the doubled side's own answer clock runs out: a drop at the cube
     before the offer (BG-12), not a forfeit at the position's level."""

@@ -16,6 +16,10 @@ The clock runs for whoever the game waits for (``to_act``, PL-6). After each act
   server's opening roll): the clock stops;
 - a clock that is not running (made and not yet run, or stopped between the
   games of a match) starts for the side to act, with a full delay;
+- a match's next game began in the same action (the server plays its opening
+  roll at once): its first turn starts with a full delay and no turn held, as
+  if the clock had stopped between the games (the last turn is charged without
+  increment, as a stop charges it);
 - the same side is still to act (a step, an undo, a draw answered by the side
   not to move): nothing changes;
 - a turn ended (``played``, ``passed``): the clock is pressed, so the mover is
@@ -66,6 +70,8 @@ TURN_ENDS = ("played", "passed")
 """Events that end a turn, and so press the clock."""
 OFFERS = ("doubled", "beavered", "resign_offered")
 """Events that make the other side answer in the middle of a turn, on his own clock (PL-6)."""
+NEXT_GAME = "game_started"
+"""A match's next game began: nothing of the last game's turns carries over (PL-6)."""
 
 
 class Turns(Protocol):
@@ -137,6 +143,8 @@ def clock_after(
     if not clock.ticking:
         return clock.run(int(to_act), now)
     kinds = {event["type"] for event in events}
+    if NEXT_GAME in kinds:
+        return clock.run(int(to_act), now)
     offered = not kinds.isdisjoint(OFFERS)
     if offered and to_act is not before:
         return clock.interrupt(int(to_act), now)
