@@ -28,6 +28,7 @@ from sheshbesh.play.chouette_session import (
     Join,
     Leave,
     PassBank,
+    RollOrder,
     replay_session,
 )
 from sheshbesh.play.errors import IllegalAction, InvalidOptions
@@ -162,6 +163,25 @@ def test_pl5_a_banker_who_cannot_cover_passes_the_bank_to_the_next_in_line():
     passed = table.session.next_lineup()
     assert passed == Lineup(lineup.rotation[0], (*lineup.rotation[1:], lineup.banker))
     assert table.session.bank_needs() == LARGEST_LEVEL * 3
+
+
+def test_pl5_the_order_roll_comes_first_so_its_banker_may_pass_the_bank():
+    # CH-E1's roll: Ben banks, then Ann, Dora, Cid. Ben cannot cover: Ann banks.
+    table = Table(4, ListDice([(5, 6, 2, 5), (3, 1), (3, 1)]))
+    table.seat(2)
+    with pytest.raises(IllegalAction, match="CH-1"):
+        table.do(RollOrder())
+    table.seat(2)
+    events = table.do(RollOrder())
+    assert [e["type"] for e in events] == ["order_rolled", "order_rolled", "lineup_drawn"]
+    assert table.session.next_lineup() == Lineup(BEN, (ANN, DORA, CID))
+    with pytest.raises(IllegalAction, match="rolled once"):
+        table.do(RollOrder())
+    table.do(PassBank(BEN))
+    started = table.do(act.Start())
+    assert "order_rolled" not in [e["type"] for e in started]  # the roll stands
+    game = table.session.game
+    assert game is not None and game.lineup == Lineup(ANN, (DORA, CID, BEN))
 
 
 def test_ch1_the_table_ends_below_three_seats_after_a_game_or_when_closed():

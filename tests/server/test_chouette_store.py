@@ -12,12 +12,16 @@
   even when a loser's wallet cannot raise his hold to the next game's 3 × S: he keeps
   the hold he has, and the next game's start unseats and refunds him, the way it
   unseats the absent; the table goes on, or closes when too few are left (CH-1).
+- The first game's banker is checked too (PL-5): a seat the order roll (CH-2) makes
+  banker who cannot cover banking passes the bank, the roll standing; if nobody can
+  bank, the start is refused as a later game's is, and nothing is stored.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import hashlib
 from types import SimpleNamespace
 from typing import Any
 
@@ -27,16 +31,21 @@ from alembic.config import Config
 from in_process import bare_club
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
-from test_ledger import make_user
+from test_ledger import buy, make_user
 
 from sheshbesh.games.race import Position
+from sheshbesh.play import actions as act
+from sheshbesh.play.chouette import Lineup
+from sheshbesh.play.chouette_record import check_session, make_session_record
+from sheshbesh.play.fair import FairDice
 from sheshbesh.play.race import Phase as BoardPhase
 from sheshbesh.server.club import Club
 from sheshbesh.server.errors import ApiError
 from sheshbesh.server.money import seats as seat_money
+from sheshbesh.server.rounds import chouette as chouette_round
 from sheshbesh.server.rounds.chouette import ChouetteRound, open_table
 from sheshbesh.server.rounds.chouette_table import ChouetteTable
-from sheshbesh.server.rounds.log import events_after
+from sheshbesh.server.rounds.log import events_after, stored_dice
 from sheshbesh.store import ledger
 from sheshbesh.store.db import MIGRATIONS, Database
 from sheshbesh.store.models import Account, Game, GameSeat, User
@@ -220,9 +229,10 @@ class Clock:
         return self.at
 
 
-async def seated_table(club: Club, grants: dict[str, int]) -> tuple[ChouetteRound, list[int]]:
+async def seated_table(club: Club, grants: dict[str, int], *, start: bool = True
+                       ) -> tuple[ChouetteRound, list[int]]:  # fmt: skip
     """A table with a seat to spare, posted by the first of ``grants``, everyone seated
-    and here, its first game started by the owner; the round and the users."""
+    and here, its first game started by the owner (``start``); the round and the users."""
     users = [await make_user(club.db, name, grant) for name, grant in grants.items()]
     found = SimpleNamespace(seats=len(users) + 1, stake=S, clock="untimed", rated=False)
     async with club.db.transaction() as session:
@@ -235,7 +245,8 @@ async def seated_table(club: Club, grants: dict[str, int]) -> tuple[ChouetteRoun
         await round_.join(await user(club, uid))
     for seat in range(len(users)):
         await round_.arrive(seat)
-    await round_.start_next(await user(club, users[0]))
+    if start:
+        await round_.start_next(await user(club, users[0]))
     return round_, users
 
 
@@ -361,6 +372,93 @@ def test_ch8_a_winning_move_is_settled_though_a_loser_cannot_refill(
             wallets = await balances(db, [*users, dan])
             assert wallets[banker] == S
             assert sum(wallets) + sum(held.values()) == 5 * 10 * S  # no FUN made or lost
+        finally:
+            round_.stop()
+
+    scenario(club_settings, body)
+
+
+# --- the first game's banker, as the order roll picks him --------------------------
+
+
+def known_dice(club: Club, game: Game) -> FairDice | None:
+    """The row's dice, every roll known in advance: a roll's dice come from its committed
+    seed and a nonce (PL-2), and the server draws its nonce and each next seed afresh
+    (a retry rolls anew, a tie's roll again is unknown before); here both are fixed."""
+    dice = stored_dice(club, game)
+    if dice is not None:
+        box = dice
+        box.server_nonce = lambda: "known"
+        box.new_seed = lambda: hashlib.sha256(box.box.secret).digest()
+    return dice
+
+
+def rolled_lineup(round_: ChouetteRound) -> Lineup:
+    """The lineup the order roll will draw (CH-2), the rules asked on a copy with the
+    dice the round will roll (:func:`known_dice`)."""
+    assert round_.table is not None and round_.game is not None
+    after, _ = round_.table.step(act.Start(), known_dice(round_.club, round_.game))
+    assert after.session.lineup is not None
+    return after.session.lineup
+
+
+def test_ch2_a_rolled_banker_who_cannot_cover_banking_passes_the_bank(
+    club_settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PL-5 before the first game: the order roll makes banker a seat whose wallet cannot
+    raise his 3 × S to the 9 × S that banking against three holds. The start must not be
+    refused for it: the roll stands, he passes the bank down the rotation as before a
+    later game, and the rolled captain banks; the log checks out against the rules."""
+    monkeypatch.setattr(chouette_round, "stored_dice", known_dice)
+
+    async def body(db: Database, club: Club) -> None:
+        grants = dict.fromkeys(("ann", "bob", "cat", "dora"), 10 * S)
+        round_, users = await seated_table(club, grants, start=False)
+        try:
+            rolled = rolled_lineup(round_)
+            poor, banker = rolled.banker, rolled.captain
+            assert await buy(db, users[poor], 5 * S)  # 2 × S left: 6 × S short of banking
+            await round_.start_next(await user(club, users[0]))
+            game, events = await stored(club)
+            table = round_.table
+            assert table is not None and table.game is not None
+            assert game.status == "live" and table.playing and table.session.number == 1
+            kinds = [event["type"] for event in events]
+            drawn = kinds.index("lineup_drawn")
+            assert {key: events[drawn][key] for key in ("banker", "rotation")} == rolled.to_json()
+            assert kinds[drawn + 1 : drawn + 3] == ["bank_passed", "game_started"]
+            assert events[drawn + 1]["seat"] == poor
+            assert table.game.lineup == Lineup(banker, (*rolled.rotation[1:], poor))
+            held = await check_books(db)
+            assert held == {banker: 9 * S, **dict.fromkeys((*rolled.rotation[1:], poor), 3 * S)}
+            wallets = dict(enumerate(await balances(db, users)))  # seat i is users[i]
+            assert wallets[poor] == 2 * S and wallets[banker] == S
+            assert sum(wallets.values()) + sum(held.values()) == 4 * 10 * S - 5 * S  # the shop's
+            assert check_session(make_session_record(events[0], events[1:]))[0] == []
+        finally:
+            round_.stop()
+
+    scenario(club_settings, body)
+
+
+def test_ch2_nobody_can_bank_the_first_game_refused_as_a_later_one(
+    club_settings: Any,
+) -> None:
+    """Nobody's wallet covers banking: the bank goes round once and the start is refused
+    with ``insufficient_funds``, as a later game's start is; nothing is stored, no hold
+    moves, and the table still waits for its first game."""
+
+    async def body(db: Database, club: Club) -> None:
+        grants = dict.fromkeys(("ann", "bob", "cat"), 4 * S)  # 1 × S free: banking needs 3
+        round_, users = await seated_table(club, grants, start=False)
+        try:
+            before = await stored(club), await check_books(db), await balances(db, users)
+            with pytest.raises(ApiError) as refused:
+                await round_.start_next(await user(club, users[0]))
+            assert refused.value.code == "insufficient_funds"
+            after = await stored(club), await check_books(db), await balances(db, users)
+            assert after[0][1] == before[0][1] and after[1:] == before[1:]
+            assert after[0][0].status == "waiting" and after[1] == dict.fromkeys(range(3), 3 * S)
         finally:
             round_.stop()
 

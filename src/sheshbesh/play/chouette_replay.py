@@ -20,7 +20,15 @@ from sheshbesh.games.race import Side
 
 from . import actions as act
 from .chouette import CREW, Answer, Board, Double, Phase, Timeout
-from .chouette_session import ChouetteSession, Close, Join, Leave, PassBank, SessionAction
+from .chouette_session import (
+    ChouetteSession,
+    Close,
+    Join,
+    Leave,
+    PassBank,
+    RollOrder,
+    SessionAction,
+)
 from .errors import IllegalAction
 
 Event = dict[str, Any]
@@ -47,8 +55,10 @@ def action_for(event: Event, session: ChouetteSession) -> SessionAction:
         return PassBank(seat)
     if kind == "closed":
         return Close()
-    if kind in ("order_rolled", "game_started"):
-        return act.Start()  # the first game rolls for the order first (CH-2)
+    if kind == "order_rolled":
+        return RollOrder()  # before the first game, ahead of a bank passed (CH-2, PL-5)
+    if kind == "game_started":
+        return act.Start()
     game = session.game
     if kind in AUTOMATIC or kind == "chouette_created" or game is None:
         raise NoAction(f"a {_name(event)} event follows from no action here")

@@ -13,11 +13,14 @@ Between games (before the first, or once a game is finished):
   they are taken and never reused) and goes to the end of the rotation; a
   seated one leaves (:class:`Leave`), and is taken out of the next lineup: a
   leaving banker's place goes to the captain-to-be, who banks;
+- before the first game the order is rolled (CH-2, :class:`RollOrder`, the
+  server's), so that the next banker is known before the game starts;
 - the next banker who cannot cover what banking holds passes the bank
   (:class:`PassBank`, the server's call, PL-5): he goes to the end of the
   rotation, as a banker who lost (CH-9), and the next in line banks;
-- ``Start`` (the server's) begins the next game: the order roll before the
-  first (CH-2), CH-9's lineup after it; at least three seats (CH-1);
+- ``Start`` (the server's) begins the next game with the lineup as it stands
+  (CH-9's after a game; the order roll first if nobody rolled it); at least
+  three seats (CH-1);
 - :class:`Close` ends the table (the owner, between games), and a leave that
   leaves fewer than three seats after a game has been played ends it (CH-1).
 
@@ -65,6 +68,12 @@ class Leave:
 
 
 @dataclass(frozen=True, slots=True)
+class RollOrder:
+    """The order roll before the first game (CH-2), ahead of its start so that a rolled
+    banker who cannot cover banking can pass the bank first (PL-5)."""
+
+
+@dataclass(frozen=True, slots=True)
 class PassBank:
     """The next banker cannot cover banking (PL-5): he goes to the end of the rotation."""
 
@@ -76,7 +85,7 @@ class Close:
     """The table ends (its owner's word, between games)."""
 
 
-SessionAction = Join | Leave | PassBank | Close | act.Start | Action
+SessionAction = Join | Leave | RollOrder | PassBank | Close | act.Start | Action
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +179,8 @@ class ChouetteSession:
         return LARGEST_LEVEL * (len(self.seats) - 1)
 
     def legal_actions(self, seat: int) -> list[SessionAction]:
-        """What ``seat`` may do now (the server's own Start, PassBank and Close aside)."""
+        """What ``seat`` may do now (the server's own Start, RollOrder, PassBank and Close
+        aside)."""
         if self.finished or seat not in self.seats:
             return []
         if self.playing:
@@ -278,6 +288,8 @@ class _Decider:
             self.join(action.seat)
         elif isinstance(action, Leave):
             self.leave(action.seat)
+        elif isinstance(action, RollOrder):
+            self.roll_order()
         elif isinstance(action, PassBank):
             self.pass_bank(action.seat)
         elif isinstance(action, Close):
@@ -311,6 +323,17 @@ class _Decider:
         if session.number and len(self.session.seats) < MIN_SEATS:
             self.emit({"type": "closed", "reason": "CH-1"})
 
+    def roll_order(self) -> None:
+        self.between_games("the order is rolled")
+        self.enough_seats()
+        if self.session.lineup is not None:
+            raise IllegalAction("the order is rolled once, before the first game (CH-2)")
+        self.order_roll()
+
+    def enough_seats(self) -> None:
+        if len(self.session.seats) < MIN_SEATS:
+            raise IllegalAction(f"a chouette game needs {MIN_SEATS} seated players (CH-1)")
+
     def pass_bank(self, seat: int) -> None:
         self.between_games("the bank passes")
         lineup = self.session.next_lineup()
@@ -322,8 +345,7 @@ class _Decider:
     def start(self) -> None:
         session = self.session
         self.between_games("a game starts")
-        if len(session.seats) < MIN_SEATS:
-            raise IllegalAction(f"a chouette game needs {MIN_SEATS} seated players (CH-1)")
+        self.enough_seats()
         lineup = session.next_lineup()
         if lineup is None:
             lineup = self.order_roll()
@@ -374,6 +396,7 @@ __all__ = [
     "Join",
     "Leave",
     "PassBank",
+    "RollOrder",
     "SessionStep",
     "replay_session",
 ]

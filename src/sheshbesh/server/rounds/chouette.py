@@ -18,9 +18,10 @@ What differs from two seats:
   (``game_seats.away``); a fallen flag or an absence past the grace is the
   game's ``Timeout(seat)`` (PL-7), one seat at a time;
 - between games there is a break (``chouette_break``): leavers are refunded,
-  newcomers sit down, then the next game starts (CH-9's lineup; a banker who
-  cannot cover banking passes the bank, PL-5). Seats away at the start, or
-  short of a seat's hold, are unseated and refunded first;
+  newcomers sit down, then the next game starts (CH-9's lineup, or the order
+  roll before the first, CH-2; a banker who cannot cover banking passes the
+  bank, PL-5). Seats away at the start, or short of a seat's hold, are
+  unseated and refunded first;
 - a game's end is always stored (CH-8, PL-7): the next game's holds are raised
   after it only as far as the wallets allow, and whoever is left short is
   unseated when the next game starts.
@@ -43,7 +44,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from sheshbesh.play import actions as act
 from sheshbesh.play import chouette as ch
-from sheshbesh.play.chouette_session import Close, Join, Leave, PassBank, SessionAction
+from sheshbesh.play.chouette_session import Close, Join, Leave, PassBank, RollOrder, SessionAction
 from sheshbesh.play.clock import TimeControl
 from sheshbesh.play.dice import DiceBox
 from sheshbesh.play.errors import IllegalAction
@@ -647,6 +648,9 @@ class ChouetteRound(Attendance):
         if len(table.session.seats) < ch.MIN_SEATS:
             raise Conflict(f"a chouette game needs {ch.MIN_SEATS} seated players (CH-1)",
                            code="too_few_players")  # fmt: skip
+        if table.session.next_lineup() is None:  # CH-2 first: its banker is checked too
+            done, table = await self._apply(session, game, table, RollOrder(), now)
+            events += done
         for _ in range(len(table.session.seats)):  # PL-5: who cannot bank passes the bank
             lineup = table.session.next_lineup()
             if lineup is None or not game.stake:
