@@ -4,6 +4,7 @@ and WebSockets on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import pytest
+from club_client import at_once
 from me_socket import MeSocket
 from test_lobby_socket import lobby, next_of
 
@@ -11,6 +12,7 @@ from sheshbesh.server.lobby import socket as lobby_socket
 
 START = 100_000
 BACKGAMMON = {"variant": "backgammon", "stake": 100, "clock": "delay 12s + 5m"}
+PLAKOTO = {"variant": "plakoto", "stake": 5}
 
 
 def quick(player, preset=BACKGAMMON):
@@ -74,6 +76,39 @@ def test_bad_clicks_are_refused_and_change_nothing(new_player, body, status, cod
     assert refused.status_code == status, refused.text
     if code is not None:
         assert refused.json()["error"] == code
+    assert ann.get("/api/requests").json() == [] and ann.balance() == START
+
+
+def test_one_players_clicks_sent_at_once_leave_one_request(new_player):
+    """A button clicked three times at the same moment: one request, each click told of it."""
+    ann, bob = new_player("ann"), new_player("bob")
+    answers = at_once([lambda: quick(ann, PLAKOTO) for _ in range(3)])
+    assert [a.status_code for a in answers] == [201] * 3, [a.text for a in answers]
+    ids = {a.json()["request"]["id"] for a in answers}
+    assert len(ids) == 1
+    assert [r["id"] for r in bob.get("/api/requests").json()] == list(ids)
+
+
+def test_two_players_clicking_one_button_at_once_start_one_game(new_player):
+    """Neither finds the other's request before posting his own: the later post sees the
+    first and plays it, so one game starts and no request is left open."""
+    ann, bob = new_player("ann"), new_player("bob")
+    answers = at_once([lambda: quick(ann, PLAKOTO), lambda: quick(bob, PLAKOTO)])
+    assert [a.status_code for a in answers] == [201, 201], [a.text for a in answers]
+    assert sorted(key for a in answers for key in a.json()) == ["game", "request"]
+    game = next(a.json()["game"] for a in answers if "game" in a.json())
+    assert {p.get("/api/me").json()["playing"] for p in (ann, bob)} == {game["id"]}
+    assert ann.get("/api/requests").json() == []
+
+
+@pytest.mark.parametrize("stake", [2**63, 10**25 - 1, 10**9 + 1])
+def test_a_stake_over_the_largest_is_refused_before_any_query(new_player, stake):
+    """A stake past the database's integers is refused as any stake over the largest is,
+    not failed on in the query for matching requests."""
+    ann = new_player("ann")
+    refused = quick(ann, {"variant": "backgammon", "stake": stake})
+    assert refused.status_code == 422, refused.text
+    assert refused.json()["error"] == "invalid_stake"
     assert ann.get("/api/requests").json() == [] and ann.balance() == START
 
 

@@ -5,13 +5,15 @@ another challenge between the two players left alone."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
-from club_client import Player, RunningClub
+from club_client import Player, RunningClub, at_once
 from test_rounds import open_game
 from test_standings import finish_by_resignation, notes_of
 
 from sheshbesh.store import ledger
 from sheshbesh.store.db import Database
+from sheshbesh.store.models import Request as GameRequest
 from sheshbesh.store.models import user_named
 
 DRAUGHTS = {"variant": "draughts", "stake": 20, "clock": "fischer 5m + 3s", "move_limit": 80}
@@ -75,6 +77,56 @@ def test_when_both_ask_the_second_ask_starts_the_game(new_player):
     again = rematch(ann, game_id)  # the rematch is being played: no third game meanwhile
     assert again.status_code == 409 and again.json()["error"] == "playing", again.text
     assert offer["id"] not in [r["id"] for r in bob.get("/api/requests").json()]
+
+
+def test_two_rematch_clicks_at_once_start_one_game(new_player):
+    """Both players click Rematch at the same moment: the later ask takes the first offer
+    instead of crossing it, so one game starts and no offer is left to refuse the next."""
+    ann, bob = new_player("ann"), new_player("bob")
+    game_id, _ = finish_by_resignation(ann, bob, variant="backgammon", stake=5, cube=True)
+    answers = at_once([lambda: rematch(ann, game_id), lambda: rematch(bob, game_id)])
+    assert [a.status_code for a in answers] == [201, 201], [a.text for a in answers]
+    assert sorted(key for a in answers for key in a.json()) == ["game", "request"]
+    game = next(a.json()["game"] for a in answers if "game" in a.json())
+    assert {p.get("/api/me").json()["playing"] for p in (ann, bob)} == {game["id"]}
+    assert ann.get("/api/requests").json() == bob.get("/api/requests").json() == []
+
+
+def cross_offer(club: RunningClub, offer: dict[str, Any]) -> None:
+    """The opponent's offer of the same rematch beside ``offer``, written straight to the
+    database: two offers crossed, as asks at one moment could leave them before the lock."""
+
+    async def write() -> None:
+        db = Database(club.settings.database_url)
+        try:
+            async with db.transaction() as session:
+                mine = await session.get(GameRequest, offer["id"])
+                assert mine is not None and mine.invitee_id is not None
+                session.add(GameRequest(
+                    id="crossed", owner_id=mine.invitee_id, invitee_id=mine.owner_id,
+                    variant=mine.variant, stake=mine.stake, options=mine.options,
+                    clock=mine.clock, status="open", created_at=mine.created_at,
+                    rated=mine.rated, rematch_of=mine.rematch_of,
+                ))  # fmt: skip
+        finally:
+            await db.close()
+
+    asyncio.run(write())
+
+
+def test_when_both_offers_stand_rematch_takes_the_opponents(club, new_player):
+    """Crossed offers (left before asks were serialised): Rematch plays the opponent's
+    offer rather than refusing because one's own stands; one's own is withdrawn."""
+    ann, bob = new_player("ann"), new_player("bob")
+    game_id, _ = finish_by_resignation(ann, bob, variant="backgammon", stake=5, cube=True)
+    offer = rematch(ann, game_id).json()["request"]
+    cross_offer(club, offer)
+
+    answer = rematch(ann, game_id)
+
+    assert answer.status_code == 201 and set(answer.json()) == {"game"}, answer.text
+    assert ann.get("/api/me").json()["playing"] == answer.json()["game"]["id"]
+    assert ann.get("/api/requests").json() == bob.get("/api/requests").json() == []
 
 
 def test_rematch_takes_only_the_games_own_offer_not_another_challenge(club, new_player):

@@ -12,6 +12,7 @@ lobby hears of it after the commit. :func:`can_accept` is the one rule for who m
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
@@ -240,14 +241,19 @@ async def create_request(body: RequestIn, request: Request) -> dict[str, Any]:
     return await post_request(club, user, body)
 
 
+Guard = Callable[[AsyncSession], Awaitable[None]]
+"""What a caller checks first in :func:`post_request`'s transaction, under its own lock."""
+
+
 async def post_request(
-    club: Club, user: User, body: RequestIn, *, rematch_of: str | None = None
-) -> dict[str, Any]:
+    club: Club, user: User, body: RequestIn, *, rematch_of: str | None = None,
+    guard: Guard | None = None,
+) -> dict[str, Any]:  # fmt: skip
     """Every check, then the request, its challenge note and the lobby's news (one path
-    for the request form, challenges and rematches)."""
-    if body.stake > club.settings.max_stake:
-        raise ApiError(f"the largest stake is {club.settings.max_stake} FUN", status=422,
-                       code="invalid_stake")  # fmt: skip
+    for the request form, challenges and rematches). ``guard`` runs first in the write
+    transaction: what made a caller post (no offer to take, no request to play) is
+    decided again there, under a lock, so that two posts at once see each other."""
+    check_max_stake(club, body.stake)
     kind, options = table_options(body)
     try:
         control = TimeControl.parse(body.clock)
@@ -255,6 +261,8 @@ async def post_request(
         raise ApiError(f"clock: {error}", status=422, code="invalid_clock") from None
     needed = body.stake * opening_exposure(kind, body.variant, options)
     async with club.db.transaction() as session:
+        if guard is not None:
+            await guard(session)
         await _check_open_requests(club, session, user)
         invitee = await _invitee(session, body.opponent, user)
         check_bot_policy(invitee, body.variant, body.stake)
@@ -299,6 +307,14 @@ async def post_request(
     await notify.push(club, notes)
     await club.events.emit(RequestPosted(game_request, invitee))
     return view
+
+
+def check_max_stake(club: Club, stake: int) -> None:
+    """Refuse a stake over the club's largest, before any query meets it (a stake past
+    the database's integers would fail there)."""
+    if stake > club.settings.max_stake:
+        raise ApiError(f"the largest stake is {club.settings.max_stake} FUN", status=422,
+                       code="invalid_stake")  # fmt: skip
 
 
 async def _check_open_requests(club: Club, session: AsyncSession, user: User) -> None:
