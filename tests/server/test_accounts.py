@@ -137,6 +137,34 @@ def test_a_right_password_withdraws_its_attempt(new_player, club):
         browser.close()
 
 
+LONE = "\\ud800"
+"""A lone surrogate as JSON writes it: the standard library reads it, no database stores it."""
+
+
+@pytest.mark.parametrize("bad", [LONE, "NaN"])
+def test_json_no_database_can_store_is_refused_before_any_route(new_player, club, bad):
+    """A body the standard library parses but the database cannot encode was a 500, and
+    at a password change it counted as a wrong password each time (the sixth try, and
+    the right password after it, got 429): now 422 on every route, nothing counted."""
+    ann = new_player("ann")
+    text = f'"abc{bad}defgh"' if bad == LONE else bad
+    bodies = {
+        "/api/register": f'{{"username": "carol", "password": {text}}}',
+        "/api/login": f'{{"username": "ann", "password": {text}}}',
+        "/api/me/password": f'{{"current": "{PASSWORD}", "new": {text}}}',
+    }
+    for path, body in bodies.items():
+        for _ in range(6):
+            refused = ann.http.post(
+                path, content=body.encode(), headers={"content-type": "application/json"}
+            )
+            assert refused.status_code == 422, (path, refused.text)
+            assert refused.json()["error"] == "invalid_request"
+    changed = ann.post("/api/me/password", {"current": PASSWORD, "new": NEW_PASSWORD})
+    assert changed.status_code == 200
+    assert log_in(club.base, "ann", NEW_PASSWORD).status_code == 200
+
+
 def test_a_strangers_wrong_passwords_never_lock_the_owner_out(new_player, club):
     """Issue 16, item 9: five wrong passwords from elsewhere lock the name for strangers
     only; the owner's known address, his session and his password change get through."""

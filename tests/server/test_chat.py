@@ -195,6 +195,7 @@ def test_empty_too_long_and_malformed_lines_are_refused_and_nothing_is_stored(ga
         (5, "bad_frame"),
         (None, "bad_frame"),
         (["hi"], "bad_frame"),
+        ("hi \ud800", "bad_frame"),  # a lone surrogate: no database can store it
     ]:
         say(a, "players", text)
         assert refusal(a)["error"] == code, text

@@ -117,8 +117,10 @@ def test_nobody_marks_another_players_notes(new_player):
 
 
 @pytest.mark.parametrize(
-    "body", [{}, {"ids": []}, {"ids": ["1"]}, {"ids": 1}, {"all": "yes"}, {"everything": True}]
-)
+    "body",
+    [{}, {"ids": []}, {"ids": ["1"]}, {"ids": 1}, {"all": "yes"}, {"everything": True},
+     {"ids": [2**63]}, {"ids": [10**25]}, {"ids": [0]}],
+)  # fmt: skip
 def test_a_bad_mark_read_is_refused(new_player, body):
     ann = new_player("ann")
     ask(new_player("bob"), "ann")

@@ -16,7 +16,7 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -125,6 +125,7 @@ def create_app(
         summary="An online club for the backgammon family and International draughts",
         version="0.1.0",
         lifespan=lifespan,
+        dependencies=[Depends(web.strict_json)],
     )
     app.add_middleware(CsrfMiddleware, secure=settings.secure_cookies)
     app.add_middleware(web.BodyLimit, limit=settings.max_body)

@@ -10,6 +10,7 @@ client receives in an ``error`` frame while the socket stays open.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,6 +78,12 @@ def parse_client(text: str | bytes, max_size: int) -> ClientMsg:
     Traceback (most recent call last):
     ...
     sheshbesh.server.protocol.BadFrame: a frame nests arrays or objects too deep (at most 8)
+    >>> parse_client('{"t": "chat", "text": "hi \\\\ud800"}', 4096)
+    Traceback (most recent call last):
+    ...
+    sheshbesh.server.protocol.BadFrame: a lone surrogate in a frame is no character
+    >>> parse_client('{"t": "chat", "text": "\\\\ud83d\\\\ude00"}', 4096)  # a pair is one character
+    ChatMsg(room=None, text='😀', play=None)
     """
     if len(text) > max_size:
         raise BadFrame(f"frame of {len(text)} bytes is over the limit of {max_size}")
@@ -89,6 +96,9 @@ def parse_client(text: str | bytes, max_size: int) -> ClientMsg:
         raise BadFrame(f"a frame is one JSON object: {error}") from None
     if _deeper_than(frame, MAX_DEPTH):
         raise BadFrame(too_deep)
+    escaped = "\\u" in text if isinstance(text, str) else b"\\u" in text
+    if escaped and _lone_surrogate(frame):  # only an escape can make one
+        raise BadFrame("a lone surrogate in a frame is no character")
     if not isinstance(frame, dict):
         raise BadFrame("a frame is a JSON object with 't'")
     kind = frame.get("t")
@@ -117,6 +127,27 @@ def _deeper_than(value: Any, limit: int) -> bool:
         if children and depth > limit:
             return True
         stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+SURROGATE = re.compile("[\ud800-\udfff]")
+"""Half of a UTF-16 pair, which JSON's ``\\ud800`` escape can give alone and no database
+can store (a socket's handler once died on one, without an error frame)."""
+
+
+def _lone_surrogate(value: Any) -> bool:
+    """Whether any string in ``value`` (keys included) holds a lone surrogate."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
     return False
 
 

@@ -3,17 +3,23 @@
 Every response gets security headers: a Content-Security-Policy that allows only
 the club's own scripts, styles, images and sockets (no inline script, so an
 injected string can never run), no framing, no MIME sniffing. Every request
-body is limited at the edge (:class:`BodyLimit`), before any route reads it.
+body is limited at the edge (:class:`BodyLimit`), before any route reads it, and
+a JSON body is strict JSON (:func:`strict_json`) before any route acts on it.
 """
 
 from __future__ import annotations
 
 import json
+from email.message import Message as Header
+from typing import Any
 
+import orjson
 from fastapi import APIRouter
 from fastapi.responses import FileResponse
+from starlette.requests import HTTPConnection, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from sheshbesh.server.errors import ApiError
 from sheshbesh.web import STATIC
 
 router = APIRouter(include_in_schema=False)
@@ -53,6 +59,36 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+async def strict_json(connection: HTTPConnection) -> None:
+    """Refuse (422 ``invalid_request``) a JSON body the routes should never see: a lone
+    surrogate (``"\\ud800"``, which the database cannot encode: a 500, after a login
+    attempt was counted), ``NaN`` or ``Infinity``. The standard library's parser, which
+    FastAPI uses, takes all three; orjson takes none. A dependency of every route, run
+    before the route's own code, on the body FastAPI has already read and kept.
+    """
+    if not isinstance(connection, Request) or not _is_json(connection.headers):
+        return
+    body = await connection.body()
+    if not body:
+        return
+    try:
+        orjson.loads(body)
+    except orjson.JSONDecodeError as error:
+        raise ApiError(f"the body is not valid JSON: {error}", status=422,
+                       code="invalid_request") from None  # fmt: skip
+
+
+def _is_json(headers: Any) -> bool:
+    """Whether FastAPI reads this body as JSON: no content type, or a JSON one."""
+    kind = headers.get("content-type")
+    if not kind:
+        return True
+    header = Header()
+    header["content-type"] = kind
+    subtype = header.get_content_subtype()
+    return subtype == "json" or subtype.endswith("+json")
 
 
 class BodyLimit:

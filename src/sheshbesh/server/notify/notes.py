@@ -16,7 +16,7 @@ kind's own small JSON object; the client renders it and links to its subject.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
@@ -34,6 +34,8 @@ router = APIRouter(prefix="/api/notifications", tags=["notifications"])
 PAGE = 50
 """Notes per page unless the client asks for fewer (at most :data:`PAGE_MAX`)."""
 PAGE_MAX = 100
+MAX_NOTE_ID = 2**31 - 1
+"""The largest id a note can have (the database's integer)."""
 
 
 def note_json(note: Notification) -> dict[str, Any]:
@@ -149,7 +151,10 @@ class ReadIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    ids: list[StrictInt] = Field(default_factory=list, max_length=PAGE_MAX)
+    ids: list[Annotated[StrictInt, Field(ge=1, le=MAX_NOTE_ID)]] = Field(
+        default_factory=list, max_length=PAGE_MAX
+    )
+    """Note ids, bounded as the database stores them (a larger one overflowed it: a 500)."""
     all: StrictBool = False
 
 
