@@ -20,6 +20,7 @@ import pytest
 from club_client import GameSocket, Player, RunningClub, play_randomly
 from gated_review import GATE, Gate, gated_analysis, refused_analysis
 
+from sheshbesh.server.bots import host as host_module
 from sheshbesh.server.bots import reviews
 from sheshbesh.server.bots import roster as club_bots
 from sheshbesh.server.bots.host import BotHost
@@ -268,6 +269,30 @@ def test_a_bot_that_cannot_play_leaves_the_round_running(bot_club, player, clock
     assert snapshot["d"]["status"] == "live" and snapshot["d"]["to_act"] == 1
     shown = snapshot["d"]["clock"]
     assert shown["running"] == 1 and shown["black"] == 55
+
+
+def test_an_untimed_game_with_a_bot_that_cannot_answer_ends_by_pl7(club_settings, monkeypatch):
+    """No clock runs out in an untimed game: a bot that failed once waited for ever, its
+    stakes held and its opponent unable even to resign (not his turn). Now the bot asks
+    again, then leaves, and PL-7 forfeits it after the grace, as it would a person."""
+    monkeypatch.setattr(club_bots, "ROSTER", TEST_ROSTER)
+    monkeypatch.setattr(host_module, "RETRY_WAITS", (0.05, 0.05))
+    settings = dataclasses.replace(club_settings, bot_delay=0.0, bot_patience=0.3,
+                                   abandon_grace=1.0)  # fmt: skip
+    with RunningClub(settings) as club:
+        ann = Player(club.base, "ann").register()
+        offer = ann.offer(variant="draughts", stake=100, opponent="Broken", clock="untimed")
+        sock = ann.watch(game_of(ann, offer["id"]))
+        sock.until(lambda f: f["t"] == "snapshot")
+        sock.act(next(a for a in sock.legal or [] if a["type"] == "move"))
+        left = sock.until(lambda f: f["t"] == "presence" and not f["d"]["online"])
+        assert left["d"]["seat"] == 1 and left["d"]["deadline"] == left["d"]["since"] + 1.0
+        sock.until(lambda f: f["t"] == "state" and f["d"]["result"] is not None)
+        assert sock.state["result"]["reason"] == "PL-7" and sock.events[-2]["type"] == "timeout"
+        assert ann.balance() == START + 100
+        assert ann.get("/healthz").json()["ledger_total"] == 0
+        sock.close()
+        ann.close()
 
 
 @pytest.mark.parametrize(

@@ -54,6 +54,9 @@ from .workers import Workers
 log = logging.getLogger(__name__)
 
 ACCOUNT_ATTEMPTS = 3
+RETRY_WAITS = (1.0, 4.0, 15.0)
+"""Seconds before a bot asks again after failing to answer a position (a worker that
+died, the database gone a moment); after the last, it leaves the game (:meth:`BotHost.gone`)."""
 """Passes at creating bot accounts when other processes on the same database race us."""
 
 
@@ -92,6 +95,8 @@ class BotHost:
         self.tasks: set[asyncio.Task[None]] = set()
         self.thinking: dict[str, int] = {}
         """Game id → the sequence number a bot is answering (one decision per game at once)."""
+        self.failed: dict[str, tuple[int, int]] = {}
+        """Game id → (the sequence number, how often the bot failed to answer it)."""
 
     # --- accounts ---------------------------------------------------------------------
 
@@ -274,18 +279,39 @@ class BotHost:
             except BotError as error:
                 # The bot cannot answer: its clock runs on as a person's would (PL-7).
                 log.warning("bot %s in game %s: %s", engine, round_.id, error)
+                self._spawn(self._failed(round_, seat, seq))
                 return
             frame = action_frame(action)
             if frame["type"] in round_.uncovered:  # a beaver the escrow cannot hold: take
                 frame = {"type": "take"}
             await round_.act(round_.seats[seat], seq, frame)
+            self.failed.pop(round_.id, None)
         except ApiError as error:
             log.info("bot in game %s refused at %s: %s", round_.id, seq, error)
+            self._spawn(self._failed(round_, seat, seq))
         except Exception:
             log.exception("bot in game %s failed at %s", round_.id, seq)
+            self._spawn(self._failed(round_, seat, seq))
         finally:
             if self.thinking.get(round_.id) == seq:
                 del self.thinking[round_.id]
+
+    async def _failed(self, round_: Round, seat: int, seq: int) -> None:
+        """A bot that did not answer asks again a little later (nothing else would wake it:
+        the game waits for its move); after :data:`RETRY_WAITS`, it leaves the game, which
+        PL-7 then forfeits after the grace, as it would a player gone. Without this an
+        untimed game against a bot that failed once waited for ever, its stakes held."""
+        before, times = self.failed.get(round_.id, (seq, 0))
+        times = times + 1 if before == seq else 1
+        self.failed[round_.id] = (seq, times)
+        if times > len(RETRY_WAITS):
+            del self.failed[round_.id]
+            log.warning("bot in game %s leaves it: %d answers at %s failed", round_.id,
+                        times - 1, seq)  # fmt: skip
+            await round_.gone(seat)
+            return
+        await asyncio.sleep(RETRY_WAITS[times - 1])
+        self.poke(round_)
 
     def poke_table(self, round_: ChouetteRound) -> None:
         """After every change of a chouette table: each bot seat with something on its menu

@@ -84,6 +84,12 @@ class Attendance:
         if self.here[seat] == 0 and self.live:
             await self._mark(seat, self.club.now())
 
+    async def gone(self, seat: int) -> None:
+        """A seat whose player will not come back (a bot that cannot answer), away from
+        now: PL-7's grace runs for him as for anyone who left."""
+        if self.live:
+            await self._mark(seat, self.club.now())
+
     async def _mark(self, seat: int, away: float | None) -> None:
         async with self.lock:
             grace = await self._store_mark(seat, away)
