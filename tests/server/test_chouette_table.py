@@ -32,6 +32,9 @@ import pytest
 from club_client import GameSocket, Player, RunningClub, ServerProcess
 
 from sheshbesh.play.ratings import FibsRating, fibs_money_game
+from sheshbesh.server.bots import host as bot_host
+from sheshbesh.server.bots import roster as club_bots
+from sheshbesh.server.bots.roster import BotSpec
 from sheshbesh.server.settings import Settings
 
 S = 100
@@ -626,6 +629,48 @@ def test_bots_fill_seats_and_play_a_game_to_its_end(club_settings: Settings) -> 
         finally:
             ann.close()
             bob.close()
+
+
+def test_bots_that_cannot_answer_leave_and_the_game_still_ends(
+    club_settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two seat bots whose engine cannot play chouette's board, at an untimed table: each
+    asks again, then leaves, and PL-7 settles for it after the grace, so the game ends
+    (it once waited for ever on the first bot to act) and the money adds up."""
+    broken = tuple(BotSpec(f"Broken_{n}", "random:draughts", ("backgammon",), 500)
+                   for n in (1, 2))  # fmt: skip
+    monkeypatch.setattr(club_bots, "ROSTER", broken)
+    monkeypatch.setattr(bot_host, "RETRY_WAITS", (0.05,))
+    settings = dataclasses.replace(club_settings, chouette_break=3600.0, bot_delay=0.0,
+                                   abandon_grace=1.0)  # fmt: skip
+    with RunningClub(settings) as club:
+        ann = Player(club.base, "ann").register()
+        try:
+            request = ann.offer(variant="backgammon", stake=S, seats=3)
+            rid = request["id"]
+            assert [ann.post(f"/api/requests/{rid}/bot").status_code for _ in range(2)] == [
+                201, 201]  # fmt: skip
+            table = Table(request["game"])
+            table.sit(ann)
+            started = ann.post(f"/api/requests/{rid}/start")  # a full table starts itself
+            assert started.status_code == 200 or started.json()["error"] == "game_running"
+            rng = random.Random(5)
+            deadline = time.monotonic() + 120
+            sock = table.sockets["ann"]
+            while not table.state.get("game") or table.game["phase"] != "finished":
+                assert time.monotonic() < deadline, "the game waited on a bot that cannot play"
+                menu = [a for a in table.menu("ann") if a["type"] != "double"]
+                if menu:
+                    confirm = [a for a in menu if a["type"] in ("confirm", "take")]
+                    table.act("ann", confirm[0] if confirm else rng.choice(menu))
+                else:
+                    with contextlib.suppress(TimeoutError):
+                        sock.recv(timeout=0.5)
+            table.settle()
+            assert sum(table.state["results"].values()) == 0
+            assert ann.get("/healthz").json()["ledger_total"] == 0
+        finally:
+            ann.close()
 
 
 def test_a_captain_away_on_his_turn_drops_his_cube_and_is_replaced(

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import select
@@ -96,7 +97,8 @@ class BotHost:
         self.thinking: dict[str, int] = {}
         """Game id → the sequence number a bot is answering (one decision per game at once)."""
         self.failed: dict[str, tuple[int, int]] = {}
-        """Game id → (the sequence number, how often the bot failed to answer it)."""
+        """Game id (a table's, with the seat) → (the sequence number, how often the bot
+        failed to answer it)."""
 
     # --- accounts ---------------------------------------------------------------------
 
@@ -279,7 +281,7 @@ class BotHost:
             except BotError as error:
                 # The bot cannot answer: its clock runs on as a person's would (PL-7).
                 log.warning("bot %s in game %s: %s", engine, round_.id, error)
-                self._spawn(self._failed(round_, seat, seq))
+                self._failed(round_, seat, seq, round_.id, lambda: self.poke(round_))
                 return
             frame = action_frame(action)
             if frame["type"] in round_.uncovered:  # a beaver the escrow cannot hold: take
@@ -288,30 +290,36 @@ class BotHost:
             self.failed.pop(round_.id, None)
         except ApiError as error:
             log.info("bot in game %s refused at %s: %s", round_.id, seq, error)
-            self._spawn(self._failed(round_, seat, seq))
+            self._failed(round_, seat, seq, round_.id, lambda: self.poke(round_))
         except Exception:
             log.exception("bot in game %s failed at %s", round_.id, seq)
-            self._spawn(self._failed(round_, seat, seq))
+            self._failed(round_, seat, seq, round_.id, lambda: self.poke(round_))
         finally:
             if self.thinking.get(round_.id) == seq:
                 del self.thinking[round_.id]
 
-    async def _failed(self, round_: Round, seat: int, seq: int) -> None:
-        """A bot that did not answer asks again a little later (nothing else would wake it:
-        the game waits for its move); after :data:`RETRY_WAITS`, it leaves the game, which
-        PL-7 then forfeits after the grace, as it would a player gone. Without this an
-        untimed game against a bot that failed once waited for ever, its stakes held."""
-        before, times = self.failed.get(round_.id, (seq, 0))
+    def _failed(self, round_: Round | ChouetteRound, seat: int, seq: int, key: str,
+                again: Callable[[], None]) -> None:  # fmt: skip
+        """A bot that did not answer asks again a little later (``again``: nothing else
+        would wake it, the game waits for its move); after :data:`RETRY_WAITS`, it leaves
+        the game, which PL-7 then forfeits after the grace, as it would a player gone.
+        Without this an untimed game against a bot that failed once waited for ever, its
+        stakes held."""
+        before, times = self.failed.get(key, (seq, 0))
         times = times + 1 if before == seq else 1
-        self.failed[round_.id] = (seq, times)
+        self.failed[key] = (seq, times)
+        self._spawn(self._again(round_, seat, seq, key, times, again))
+
+    async def _again(self, round_: Round | ChouetteRound, seat: int, seq: int, key: str,
+                     times: int, again: Callable[[], None]) -> None:  # fmt: skip
         if times > len(RETRY_WAITS):
-            del self.failed[round_.id]
-            log.warning("bot in game %s leaves it: %d answers at %s failed", round_.id,
-                        times - 1, seq)  # fmt: skip
+            self.failed.pop(key, None)
+            log.warning("bot in game %s leaves seat %s: %d answers at %s failed", round_.id,
+                        seat, times - 1, seq)  # fmt: skip
             await round_.gone(seat)
             return
         await asyncio.sleep(RETRY_WAITS[times - 1])
-        self.poke(round_)
+        again()
 
     def poke_table(self, round_: ChouetteRound) -> None:
         """After every change of a chouette table: each bot seat with something on its menu
@@ -347,13 +355,17 @@ class BotHost:
                 )  # fmt: skip
             except BotError as error:
                 log.warning("bot at table %s seat %s: %s", round_.id, seat, error)
+                self._failed(round_, seat, seq, key, lambda: self.poke_table(round_))
                 return
             if action is not None:
                 await round_.act(round_.seated[seat], seq, chouette_frame(action))
+            self.failed.pop(key, None)
         except ApiError as error:
             log.info("bot at table %s seat %s refused at %s: %s", round_.id, seat, seq, error)
+            self._failed(round_, seat, seq, key, lambda: self.poke_table(round_))
         except Exception:
             log.exception("bot at table %s seat %s failed at %s", round_.id, seat, seq)
+            self._failed(round_, seat, seq, key, lambda: self.poke_table(round_))
         finally:
             if self.thinking.get(key) == seq:
                 del self.thinking[key]
