@@ -250,6 +250,16 @@ async def seated_table(club: Club, grants: dict[str, int], *, start: bool = True
     return round_, users
 
 
+async def halted(round_: ChouetteRound) -> None:
+    """Stop the round's timer and let a check already running unwind while the database
+    is still open: cut off as the test's club closed, one hung the event loop's shutdown
+    for ever (a game's start left a check due at once, as the dice fell)."""
+    timer = round_.timer
+    tasks = [task for task in (timer.waiting, *timer.running) if task is not None]
+    round_.stop()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
 async def user(club: Club, uid: int) -> User:
     async with club.db.read() as session:
         found = await session.get(User, uid)
@@ -321,7 +331,7 @@ def test_ch8_a_banker_out_of_time_is_settled_though_he_cannot_refill(
             assert wallets == {banker: S, **dict.fromkeys(members, 10 * S)}
             assert sum(wallets.values()) == 3 * 7 * S  # no FUN made or lost
         finally:
-            round_.stop()
+            await halted(round_)
 
     scenario(club_settings, body)
 
@@ -373,7 +383,7 @@ def test_ch8_a_winning_move_is_settled_though_a_loser_cannot_refill(
             assert wallets[banker] == S
             assert sum(wallets) + sum(held.values()) == 5 * 10 * S  # no FUN made or lost
         finally:
-            round_.stop()
+            await halted(round_)
 
     scenario(club_settings, body)
 
@@ -436,7 +446,7 @@ def test_ch2_a_rolled_banker_who_cannot_cover_banking_passes_the_bank(
             assert sum(wallets.values()) + sum(held.values()) == 4 * 10 * S - 5 * S  # the shop's
             assert check_session(make_session_record(events[0], events[1:]))[0] == []
         finally:
-            round_.stop()
+            await halted(round_)
 
     scenario(club_settings, body)
 
@@ -460,6 +470,6 @@ def test_ch2_nobody_can_bank_the_first_game_refused_as_a_later_one(
             assert after[0][1] == before[0][1] and after[1:] == before[1:]
             assert after[0][0].status == "waiting" and after[1] == dict.fromkeys(range(3), 3 * S)
         finally:
-            round_.stop()
+            await halted(round_)
 
     scenario(club_settings, body)
