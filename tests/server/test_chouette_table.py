@@ -577,6 +577,25 @@ def test_the_crew_talks_where_the_banker_and_spectators_cannot_read(
     watcher.close()
 
 
+def play_beside_bots(table: Table, name: str, rng: random.Random, seconds: float,
+                     why: str) -> None:  # fmt: skip
+    """Play ``name``'s part (no doubles; a confirm or a take when offered, else a random
+    action) until the game is finished, the bots playing theirs; fail with ``why`` after
+    ``seconds``. Then the table is settled."""
+    deadline = time.monotonic() + seconds
+    sock = table.sockets[name]
+    while not table.state.get("game") or table.game["phase"] != "finished":
+        assert time.monotonic() < deadline, why
+        menu = [a for a in table.menu(name) if a["type"] != "double"]
+        if menu:
+            confirm = [a for a in menu if a["type"] in ("confirm", "take")]
+            table.act(name, confirm[0] if confirm else rng.choice(menu))
+        else:
+            with contextlib.suppress(TimeoutError):
+                sock.recv(timeout=0.5)
+    table.settle()
+
+
 def test_bots_fill_seats_and_play_a_game_to_its_end(club_settings: Settings) -> None:
     """The owner asks two club bots to sit down; they play banker, captain or bettor as
     the order roll makes them, answer doubles on their own, and the money adds up."""
@@ -592,19 +611,9 @@ def test_bots_fill_seats_and_play_a_game_to_its_end(club_settings: Settings) -> 
             table = Table(request["game"])
             table.sit(ann)
             assert ann.post(f"/api/requests/{rid}/start").status_code == 200
-            rng = random.Random(3)
-            deadline = time.monotonic() + 600
-            sock = table.sockets["ann"]
-            while not table.state.get("game") or table.game["phase"] != "finished":
-                assert time.monotonic() < deadline, "the bots did not play the game out"
-                menu = [a for a in table.menu("ann") if a["type"] != "double"]
-                if menu:
-                    confirm = [a for a in menu if a["type"] in ("confirm", "take")]
-                    table.act("ann", confirm[0] if confirm else rng.choice(menu))
-                else:
-                    with contextlib.suppress(TimeoutError):
-                        sock.recv(timeout=0.5)
-            table.settle()
+            play_beside_bots(
+                table, "ann", random.Random(3), 600, "the bots did not play the game out"
+            )
             results = table.state["results"]
             assert sum(results.values()) == 0
             paid = {int(k): v for k, v in table.game["paid"].items()}
@@ -654,19 +663,8 @@ def test_bots_that_cannot_answer_leave_and_the_game_still_ends(
             table.sit(ann)
             started = ann.post(f"/api/requests/{rid}/start")  # a full table starts itself
             assert started.status_code == 200 or started.json()["error"] == "game_running"
-            rng = random.Random(5)
-            deadline = time.monotonic() + 120
-            sock = table.sockets["ann"]
-            while not table.state.get("game") or table.game["phase"] != "finished":
-                assert time.monotonic() < deadline, "the game waited on a bot that cannot play"
-                menu = [a for a in table.menu("ann") if a["type"] != "double"]
-                if menu:
-                    confirm = [a for a in menu if a["type"] in ("confirm", "take")]
-                    table.act("ann", confirm[0] if confirm else rng.choice(menu))
-                else:
-                    with contextlib.suppress(TimeoutError):
-                        sock.recv(timeout=0.5)
-            table.settle()
+            play_beside_bots(table, "ann", random.Random(5), 120,
+                             "the game waited on a bot that cannot play")  # fmt: skip
             assert sum(table.state["results"].values()) == 0
             assert ann.get("/healthz").json()["ledger_total"] == 0
         finally:
