@@ -57,7 +57,7 @@ log = logging.getLogger(__name__)
 ACCOUNT_ATTEMPTS = 3
 RETRY_WAITS = (1.0, 4.0, 15.0)
 """Seconds before a bot asks again after failing to answer a position (a worker that
-died, the database gone a moment); after the last, it leaves the game (:meth:`BotHost.gone`)."""
+died, the database gone a moment); after the last, it leaves the game (``Attendance.gone``)."""
 """Passes at creating bot accounts when other processes on the same database race us."""
 
 
