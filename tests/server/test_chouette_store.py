@@ -252,12 +252,9 @@ async def seated_table(club: Club, grants: dict[str, int], *, start: bool = True
 
 async def halted(round_: ChouetteRound) -> None:
     """Stop the round's timer and let a check already running unwind while the database
-    is still open: cut off as the test's club closed, one hung the event loop's shutdown
-    for ever (a game's start left a check due at once, as the dice fell)."""
-    timer = round_.timer
-    tasks = [task for task in (timer.waiting, *timer.running) if task is not None]
-    round_.stop()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    is still open (``CheckTimer.halt``, as the club's shutdown does): cut off as the
+    test's club closed, one hung the event loop's shutdown for ever."""
+    await round_.timer.halt()
 
 
 async def user(club: Club, uid: int) -> User:

@@ -109,12 +109,12 @@ def create_app(
             yield
         finally:
             if bots is not None:
-                bots.stop()
+                await bots.halt()
             if reviewer is not None:
-                reviewer.stop()
+                await reviewer.halt()
             await spectate.spectators_of(club).stop()
             await withdrawer.stop()
-            rounds.stop()
+            await rounds.halt()
             await presence.stop(club)
             await bindings.stop(club)
             await bus.stop()

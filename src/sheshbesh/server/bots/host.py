@@ -390,9 +390,13 @@ class BotHost:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    def stop(self) -> None:
-        for task in list(self.tasks):
+    async def halt(self) -> None:
+        """Cancel the bots' turns and wait for them to unwind before the database closes
+        (a turn cut off inside a transaction must not find it closed under it)."""
+        tasks = list(self.tasks)
+        for task in tasks:
             task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         self.workers.stop()
 
 

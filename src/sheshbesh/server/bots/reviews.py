@@ -110,7 +110,10 @@ class Reviewer:
         if not job.task.cancelled():
             job.task.exception()  # its askers get the error; nobody else must report it
 
-    def stop(self) -> None:
-        for job in self.jobs.values():
-            job.task.cancel()
+    async def halt(self) -> None:
+        """Cancel the reviews under way and wait for them to unwind (the database closes next)."""
+        tasks = [job.task for job in self.jobs.values()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         self.workers.stop()

@@ -798,9 +798,10 @@ class Rounds:
                 round_.stop()
                 del self.rounds[game_id]
 
-    def stop(self) -> None:
-        for round_ in self.rounds.values():
-            round_.stop()
+    async def halt(self) -> None:
+        """Stop every round's timer and wait for the checks already running to unwind:
+        the database closes next (see :meth:`CheckTimer.halt`)."""
+        await asyncio.gather(*(round_.timer.halt() for round_ in self.rounds.values()))
 
 
 def rounds_of(club: Club) -> Rounds:

@@ -58,8 +58,16 @@ class CheckTimer:
         finally:
             self.running.discard(task)
 
-    def stop(self) -> None:
-        for task in (self.waiting, *self.running):
-            if task is not None:
-                task.cancel()
+    def stop(self) -> list[asyncio.Task[None]]:
+        """Cancel the wait and any running check; returns their tasks, still unwinding."""
+        tasks = [task for task in (self.waiting, *self.running) if task is not None]
+        for task in tasks:
+            task.cancel()
         self.waiting = None
+        return tasks
+
+    async def halt(self) -> None:
+        """Stop, and wait until a running check has unwound: at shutdown the database
+        closes next, and a check cut off inside a transaction as it closed once held the
+        event loop's exit for ever."""
+        await asyncio.gather(*self.stop(), return_exceptions=True)
