@@ -43,12 +43,13 @@ from sheshbesh.server.club import Club
 from sheshbesh.server.errors import ApiError
 from sheshbesh.server.money import seats as seat_money
 from sheshbesh.server.rounds import chouette as chouette_round
+from sheshbesh.server.rounds import outage
 from sheshbesh.server.rounds.chouette import ChouetteRound, open_table
 from sheshbesh.server.rounds.chouette_table import ChouetteTable
 from sheshbesh.server.rounds.log import events_after, stored_dice
 from sheshbesh.store import ledger
 from sheshbesh.store.db import MIGRATIONS, Database
-from sheshbesh.store.models import Account, Game, GameSeat, User
+from sheshbesh.store.models import Account, Game, GameSeat, Node, User
 
 S = 100  # the stake
 
@@ -229,12 +230,12 @@ class Clock:
         return self.at
 
 
-async def seated_table(club: Club, grants: dict[str, int], *, start: bool = True
-                       ) -> tuple[ChouetteRound, list[int]]:  # fmt: skip
+async def seated_table(club: Club, grants: dict[str, int], *, start: bool = True,
+                       clock: str = "untimed") -> tuple[ChouetteRound, list[int]]:  # fmt: skip
     """A table with a seat to spare, posted by the first of ``grants``, everyone seated
     and here, its first game started by the owner (``start``); the round and the users."""
     users = [await make_user(club.db, name, grant) for name, grant in grants.items()]
-    found = SimpleNamespace(seats=len(users) + 1, stake=S, clock="untimed", rated=False)
+    found = SimpleNamespace(seats=len(users) + 1, stake=S, clock=clock, rated=False)
     async with club.db.transaction() as session:
         owner = await session.get(User, users[0])
         assert owner is not None
@@ -470,3 +471,43 @@ def test_ch2_nobody_can_bank_the_first_game_refused_as_a_later_one(
             await halted(round_)
 
     scenario(club_settings, body)
+
+
+# --- an outage stands the table's clocks still ---------------------------------------
+
+
+def test_an_outage_stands_a_tables_clocks_and_absence_marks_still(club_settings: Any) -> None:
+    """The whole club down for an hour (``rounds.outage``): the seat to act keeps the time
+    it had, and an absent seat the grace it had, when the club comes back."""
+
+    async def body(db: Database, club: Club) -> None:
+        clock = Clock()
+        club.now = clock
+        round_, _ = await seated_table(club, dict.fromkeys(("ann", "bob", "cat"), 7 * S),
+                                       clock="fischer 1m + 0s")  # fmt: skip
+        clock.at += 20
+        running = round_.clock_json(clock.at)
+        assert running is not None and running["running"]
+        absent = next(seat for seat in round_.seated if seat not in running["running"])
+        await round_.leave(absent)
+        clock.at += 10
+        before = round_.clock_json(clock.at), grace_left(round_)
+        await halted(round_)
+        async with db.transaction() as session:  # the club's last process stops now
+            session.add(Node(node="gone", seen_at=clock.at - 5, stopped_at=clock.at))
+        clock.at += 3600
+        assert await outage.credit_outage(club) == 3600
+        again = ChouetteRound(club, "table1")
+        await again.load()
+        try:
+            assert (again.clock_json(clock.at), grace_left(again)) == before
+        finally:
+            await halted(again)
+
+    scenario(club_settings, body)
+
+
+def grace_left(round_: ChouetteRound) -> list[tuple[int, float | None]]:
+    """Each seat and the seconds of grace it has left (None: here)."""
+    return [(seat["seat"], None if seat["online"] else seat["deadline"] - seat["now"])
+            for seat in round_.presence()]  # fmt: skip

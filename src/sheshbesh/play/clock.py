@@ -340,6 +340,20 @@ class Clock:
         self._check(now)
         return replace(self, ticking=True, at=now)
 
+    def stood_still(self, since: float, now: float) -> Clock:
+        """The clock as if it had stopped at ``since`` and gone on at ``now``: the club was
+        down meanwhile and nobody could act. A running turn keeps the time and delay it had
+        at ``since`` (or at its last event, if that came later); a fallen flag stays fallen.
+
+        >>> clock = Clock.start(TimeControl.parse("delay 12s + 5m")).run(0, now=0.0)
+        >>> back = clock.stood_still(since=20.0, now=3600.0)    # down for an hour
+        >>> back.remaining(0, now=3600.0), back.delay_left(now=3600.0)
+        (292.0, 0.0)
+        """
+        if not self.ticking or self.at is None or now <= self.at:
+            return self
+        return replace(self, at=self.at + (now - max(since, self.at)))
+
     def before_offer(self) -> Clock:
         """The clock as it would stand had no offer interrupted the held turn: that turn
         going on since the last event, with the delay it had left (itself if none is held).

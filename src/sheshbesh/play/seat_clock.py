@@ -84,6 +84,20 @@ class SeatClock:
             return self
         return replace(self, reserves=tuple(sorted((*self.reserves, (seat, self.control.reserve)))))
 
+    def stood_still(self, since: float, now: float) -> SeatClock:
+        """Every running clock as if it had stopped at ``since`` (or at its start, if that
+        came later) and gone on at ``now``: the club was down and nobody could act.
+
+        >>> clock = follow(SeatClock.start(TimeControl.parse("delay 10s + 1m"), (0, 1)), (1,), 0.0)
+        >>> clock.stood_still(since=30.0, now=900.0).remaining(1, now=900.0)
+        40.0
+        """
+        running = tuple(
+            replace(run, at=run.at + (now - max(since, run.at))) if now > run.at else run
+            for run in self.running
+        )  # fmt: skip
+        return replace(self, running=running)
+
     # --- reading ------------------------------------------------------------------
 
     @property

@@ -35,7 +35,7 @@ from sheshbesh.server.lobby.withdrawer import Withdrawer
 from sheshbesh.server.money import shop, wallet
 from sheshbesh.server.notify import notes as notify
 from sheshbesh.server.relations import friends, presence, profiles
-from sheshbesh.server.rounds import channel, spectate
+from sheshbesh.server.rounds import channel, outage, spectate
 from sheshbesh.server.rounds.round import Rounds
 from sheshbesh.server.standings import aftermath, farming
 from sheshbesh.store.db import Database
@@ -94,6 +94,7 @@ def create_app(
                 club.provide(service)
         subscribe(club)
         app.state.club = club
+        await outage.credit_outage(club)
         if db.is_sqlite:
             await spectate.reset_spectators(club)
         await spectate.spectators_of(club).start()

@@ -256,6 +256,8 @@ class Node(Base):
 
     node: Mapped[str] = mapped_column(String(16), primary_key=True)
     seen_at: Mapped[float] = mapped_column(Float)
+    stopped_at: Mapped[float | None] = mapped_column(Float)
+    """When it shut down cleanly (None: running, or killed; ``rounds.outage``)."""
 
 
 class GameEvent(Base):

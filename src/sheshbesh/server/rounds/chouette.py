@@ -827,11 +827,13 @@ class ChouetteRound(Attendance):
     # --- presence -------------------------------------------------------------------
 
     async def restarted(self) -> None:
-        """This process has just started: every person seated is away until he comes."""
+        """This process has just started: every person seated is away until he comes,
+        from now, or from the mark he had (a restart gives nobody a new grace)."""
         now = self.club.now()
         for seat in list(self.seated):
             if self.live and seat not in self.bot_seats and self.here[seat] == 0:
-                await self._mark(seat, now)
+                away = self.seat_rows[seat].away
+                await self._mark(seat, now if away is None else away)
 
     async def _store_mark(self, seat: int, away: float | None) -> float:
         values: dict[str, Any] = {"away": away}

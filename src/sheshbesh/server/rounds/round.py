@@ -650,14 +650,17 @@ class Round(Attendance):
 
     async def restarted(self) -> None:
         """This process has just started: nobody is known to be at the game, so every
-        person's seat is away from now until a socket of his arrives, and the grace runs
-        from the restart (PL-7; issue 16, item 5: after a crash an absent player was counted
-        present, and his game held its escrow for ever). A process that still holds one of
-        his sockets says so again at once (:meth:`refresh`)."""
+        person's seat is away until a socket of his arrives (PL-7; issue 16, item 5: after a
+        crash an absent player was counted present, and his game held its escrow for ever).
+        A seat stored as present is away from now; one already away keeps its mark, so a
+        restart gives nobody a new grace (an outage itself is credited: ``outage``). A
+        process that still holds one of his sockets says so again at once (:meth:`refresh`)."""
         now = self.club.now()
         for seat in (0, 1):
             if self.live and seat not in self.bot_seats and self.here[seat] == 0:
-                await self._mark(seat, now)
+                assert self.game is not None
+                away = away_of(self.game, seat)
+                await self._mark(seat, now if away is None else away)
 
     async def _store_mark(self, seat: int, away: float | None) -> float:
         values: dict[str, Any] = {f"away{seat}": away}

@@ -182,7 +182,7 @@ class Spectators:
         self.pending.discard(round_.id)
         club, node = self.club, self.club.settings.node
         async with club.db.transaction() as session:
-            await _put(session, Watchers, {"game_id": round_.id, "node": node},
+            await upsert(session, Watchers, {"game_id": round_.id, "node": node},
                        {"count": self.here[round_.id]})  # fmt: skip
             total = await self._store_total(session, round_.id)
         await self._announce(round_.id, total)
@@ -215,10 +215,11 @@ class Spectators:
         now = club.now()
         stale = now - STALE_BEATS * club.settings.node_heartbeat
         async with club.db.transaction() as session:
-            await _put(session, Node, {"node": node}, {"seen_at": now})
-            rows = (await session.execute(select(Node.node, Node.seen_at))).all()
-            dead = [name for name, seen_at in rows if seen_at < stale]
-            alive = {name for name, seen_at in rows if seen_at >= stale} - {node}
+            await upsert(session, Node, {"node": node}, {"seen_at": now, "stopped_at": None})
+            rows = (await session.execute(select(Node.node, Node.seen_at, Node.stopped_at))).all()
+            dead = [name for name, seen_at, _ in rows if seen_at < stale]
+            alive = {name for name, seen_at, stopped in rows
+                     if seen_at >= stale and stopped is None} - {node}  # fmt: skip
             games: list[str] = []
             if dead:
                 games = list(set(await session.scalars(
@@ -243,9 +244,12 @@ class Spectators:
                 log_failure(log, "the spectator heartbeat", error)
 
     async def stop(self) -> None:
-        """Write what is pending and stop beating (the app's shutdown)."""
+        """Write what is pending, stop beating and say when this process stopped (the
+        app's shutdown: a club whose processes all stopped credits its games' clocks
+        from the last one's stop, ``rounds.outage``)."""
         if self.beating is not None:
             self.beating.cancel()
+            await asyncio.gather(self.beating, return_exceptions=True)
         for task in list(self.windows.values()):
             task.cancel()
         rounds = rounds_of(self.club)
@@ -254,9 +258,16 @@ class Spectators:
             if round_ is not None:
                 with contextlib.suppress(Exception):
                     await self._write(round_)
+        now = self.club.now()
+        try:
+            async with self.club.db.transaction() as session:
+                await upsert(session, Node, {"node": self.club.settings.node},
+                             {"seen_at": now, "stopped_at": now})  # fmt: skip
+        except Exception as error:  # the database is away: the last beat says about when
+            log_failure(log, "the stop mark", error)
 
 
-async def _put(session: AsyncSession, kind: Any, key: dict[str, Any],
+async def upsert(session: AsyncSession, kind: Any, key: dict[str, Any],
                values: dict[str, Any]) -> None:  # fmt: skip
     """Set ``values`` on the row of ``kind`` with ``key``, inserting it if there is none;
     safe when another process inserts the same row at the same moment."""
