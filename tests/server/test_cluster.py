@@ -22,6 +22,7 @@ import os
 import random
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
@@ -45,6 +46,8 @@ from websockets.sync.client import ClientConnection, connect
 
 import sheshbesh
 from sheshbesh.server.pubsub import CATCH_UP, RedisBus
+from sheshbesh.server.rounds.log import FLAG_ALLOWANCE
+from sheshbesh.server.rounds.round import Rounds
 from sheshbesh.server.settings import Settings
 from sheshbesh.store import ledger
 from sheshbesh.store.db import Database
@@ -488,3 +491,70 @@ def _record(node: Node, game_id: str) -> dict[str, Any]:
     response = httpx.get(f"{node.base}/api/games/{game_id}/record", timeout=10)
     assert response.status_code == 200, response.text
     return dict(response.json())
+
+
+def test_a_move_made_in_time_on_one_process_beats_the_flag_check_of_another(
+    postgres_url: str, redis_url: str
+) -> None:
+    """Bob moves on process one with 0.1 s of his minute left; its write is still on its
+    way to the database (held here) when process two's timeout check runs, 0.2 s past his
+    flag. On one process the move would win (the check waits for the round's lock); across
+    processes the check must leave a write in flight time to land (``FLAG_ALLOWANCE``),
+    or the move made in time is refused and Bob forfeits."""
+
+    class Clock:
+        at = 1_800_000_000.0
+
+        def __call__(self) -> float:
+            return self.at
+
+    clock = Clock()
+    settings = Settings(database_url=postgres_url, redis_url=redis_url,
+                        password_profile="fast", **OPEN_DOORS, **UNTHROTTLED)  # fmt: skip
+    with RunningClub(settings, now=clock) as one, RunningClub(settings, now=clock) as two:
+        ann = Player(two.base, "ann").register()
+        bob = Player(one.base, "bob").register()
+        offer = ann.offer(variant="draughts", stake=100, clock="fischer 1m + 0s")
+        game_id = bob.accept(offer["id"])["id"]
+        a, b = ann.watch(game_id), bob.watch(game_id)
+        for sock in (a, b):
+            sock.until(lambda f: f["t"] == "snapshot")
+        started = clock.at
+        move = next(m for m in a.legal or [] if m["type"] == "move")
+        assert a.act(move)["t"] == "state"  # Bob's minute runs from here
+        b.settle(a.v)
+        if b.legal_v < b.v:
+            b.until(lambda f: f["t"] == "legal" and f["v"] == b.v)
+
+        entered, release = threading.Event(), threading.Event()
+        group = one.app.state.club.db.group
+        write = group.write
+
+        async def held(move_write: Any) -> None:
+            entered.set()
+            await asyncio.get_running_loop().run_in_executor(None, release.wait)
+            await write(move_write)
+
+        group.write = held
+        clock.at = started + 59.9
+        reply = next(m for m in b.legal or [] if m["type"] == "move")
+        b.send({"t": "action", "v": b.v, "d": reply})
+        assert entered.wait(15), "process one never began to store Bob's move"
+        clock.at = started + 60.2
+        checker = two.app.state.club.need(Rounds).rounds[game_id]
+        assert checker.timer.waiting is not None
+        loop = checker.timer.waiting.get_loop()
+        asyncio.run_coroutine_threadsafe(checker.expire(), loop).result(15)
+        release.set()
+        answer = b.until(lambda f: f["t"] in ("state", "error"))
+        assert answer["t"] == "state", answer
+        assert answer["d"]["result"] is None and b.errors == []
+        group.write = write
+        # The allowance only delays a flag: Ann's minute, from Bob's move, runs out.
+        a.settle(b.v)
+        clock.at = started + 59.9 + 60 + FLAG_ALLOWANCE + 0.01
+        asyncio.run_coroutine_threadsafe(checker.expire(), loop).result(15)
+        ended = a.until(lambda f: f["t"] == "state" and f["d"]["result"] is not None)
+        assert ended["d"]["result"]["winner"] == "B" and a.events[-2]["type"] == "timeout"
+        for player in (ann, bob):
+            player.close()

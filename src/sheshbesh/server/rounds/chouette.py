@@ -68,7 +68,7 @@ from sheshbesh.store.models import Request as GameRequest
 
 from .attendance import Attendance
 from .chouette_table import ChouetteTable
-from .log import events_after, keep_dice, locked_game, stored_dice
+from .log import events_after, flag_allowance, keep_dice, locked_game, stored_dice
 from .timer import CheckTimer
 
 log = logging.getLogger(__name__)
@@ -719,7 +719,7 @@ class ChouetteRound(Attendance):
         now = self.club.now()
         clock = self._seat_clock(game)
         if clock is not None:
-            flagged = clock.flagged(now)
+            flagged = clock.flagged(now - flag_allowance(self.club.db.is_sqlite))
             if flagged is not None and flagged in table.waiting_for():
                 return flagged
         grace = self.club.settings.abandon_grace
@@ -753,7 +753,7 @@ class ChouetteRound(Attendance):
         if clock is not None:
             wait = clock.time_to_flag(now)
             if wait is not None:
-                deadline = now + wait
+                deadline = now + wait + flag_allowance(self.club.db.is_sqlite)
         grace = self.club.settings.abandon_grace
         for seat in table.waiting_for():
             row = self.seat_rows.get(seat)

@@ -17,6 +17,16 @@ from sheshbesh.store.models import Game, GameEvent
 
 TIMER_RETRY = 1.0
 """Seconds before a round's timers look again when the database was unreachable."""
+FLAG_ALLOWANCE = 0.5
+"""Seconds a timeout check waits past a fallen flag before it forfeits, where another
+process may be storing a move (PostgreSQL): a move made in time there is decided in
+memory and its write may land after the flag; on one process the check waits for the
+round's lock instead, so SQLite needs none. The mover's own process still refuses a
+move made after the flag (``Clock.flagged`` at the move's own time)."""
+
+
+def flag_allowance(is_sqlite: bool) -> float:
+    return 0.0 if is_sqlite else FLAG_ALLOWANCE
 
 
 async def locked_game(session: AsyncSession, game_id: str) -> Game:

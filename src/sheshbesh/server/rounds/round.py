@@ -51,7 +51,7 @@ from sheshbesh.store.models import Game, User, players_of
 
 from .attendance import Attendance
 from .chouette import ChouetteRound
-from .log import events_after, keep_dice, locked_game, stored_dice
+from .log import events_after, flag_allowance, keep_dice, locked_game, stored_dice
 from .store import store_aborted, store_applied
 from .tables import Applied, Table, replay_table
 from .timer import CheckTimer
@@ -503,7 +503,8 @@ class Round(Attendance):
         now = self.club.now()
         clock = self.clock()
         if clock is not None and clock.control.timed:
-            flagged = clock.flagged(max(now, clock.at or now))
+            fell_by = now - flag_allowance(self.club.db.is_sqlite)  # a write may be on its way
+            flagged = clock.flagged(max(fell_by, clock.at or fell_by))
             if flagged is not None:
                 return Side(flagged)
         seat = self.to_act_seat()
@@ -709,7 +710,7 @@ class Round(Attendance):
         if clock is not None and clock.control.timed:
             wait = clock.time_to_flag(max(now, clock.at or now))
             if wait is not None:
-                deadline = now + wait
+                deadline = now + wait + flag_allowance(self.club.db.is_sqlite)
         seat = self.to_act_seat()
         if seat is not None:
             away = away_of(game, seat)
