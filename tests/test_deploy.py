@@ -20,8 +20,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from sheshbesh.server.settings import node_name
-
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ROOT / "src" / "sheshbesh"
 
@@ -111,17 +109,3 @@ def test_docker_compose_validates_the_file_where_it_is_installed() -> None:
     checked = subprocess.run([docker, "compose", "-f", str(ROOT / "compose.yaml"), "config", "-q"],
                              capture_output=True, text=True, env=env)  # fmt: skip
     assert checked.returncode == 0, checked.stderr
-
-
-def test_each_club_process_keeps_its_own_name_across_restarts(compose: dict) -> None:
-    """A named process knows its own last mark after a restart, so a cluster killed and
-    restarted at once still credits its games' clocks for the outage (``rounds.outage``)."""
-    names = [service["environment"]["SHESHBESH_NODE"] for service in clubs(compose).values()]
-    assert len(set(names)) == len(names) == len(clubs(compose))
-    assert all(node_name(name) == name for name in names)
-
-
-@pytest.mark.parametrize("bad", ["", "a" * 17, "web 1", "wéb", "web/1"])
-def test_a_node_name_the_nodes_table_cannot_hold_is_refused(bad: str) -> None:
-    with pytest.raises(ValueError, match="SHESHBESH_NODE"):
-        node_name(bad)

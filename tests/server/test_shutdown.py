@@ -71,3 +71,26 @@ def test_a_bots_turn_unwinds_before_the_database_closes(club_settings: Settings)
     assert shut_down_mid_way(club_settings, "bot's turn") == [
         "work unwound", "database closed", "shut down",
     ]  # fmt: skip
+
+
+def test_no_bot_begins_a_turn_once_the_bots_are_halted(club_settings: Settings) -> None:
+    """Between the bots' halt and the rounds' a timeout check may still run (a chouette
+    break ends, a game starts): a bot's turn it would begin is never begun, since nobody
+    would wait for it before the database closes."""
+    begun: list[str] = []
+
+    async def scenario() -> None:
+        app = create_app(club_settings)
+        async with app.router.lifespan_context(app):
+            bots = app.state.club.need(BotHost)
+            await bots.halt()
+
+            async def turn() -> None:
+                begun.append("turn")
+
+            bots._spawn(turn())
+            await asyncio.sleep(0)
+            assert not bots.tasks
+
+    asyncio.run(asyncio.wait_for(scenario(), timeout=60))
+    assert begun == []

@@ -4,20 +4,10 @@ environment (``DATABASE_URL``, ``REDIS_URL``, ``SHESHBESH_*``) or the command li
 from __future__ import annotations
 
 import os
-import re
 import secrets
 from dataclasses import dataclass, field
 
 OFF = ("0", "off", "false", "none")
-
-
-def node_name(text: str) -> str:
-    """A process's name as ``SHESHBESH_NODE`` gives it: 1 to 16 letters, digits, ``.``,
-    ``_`` or ``-`` (the ``nodes`` table's column is 16 characters)."""
-    if not re.fullmatch(r"[A-Za-z0-9._-]{1,16}", text):
-        raise ValueError(f"SHESHBESH_NODE is 1 to 16 letters, digits, '.', '_' or '-', "
-                         f"not {text!r}")  # fmt: skip
-    return text
 
 
 def parse_limits(text: str) -> tuple[tuple[int, float], ...]:
@@ -156,8 +146,6 @@ class Settings:
             values["arrival_grace"] = float(env["SHESHBESH_ARRIVAL_GRACE"])
         if env.get("SHESHBESH_PASSWORD_PROFILE"):
             values["password_profile"] = env["SHESHBESH_PASSWORD_PROFILE"]
-        if env.get("SHESHBESH_NODE"):
-            values["node"] = node_name(env["SHESHBESH_NODE"])
         if env.get("SHESHBESH_BOTS"):
             values["bots"] = env["SHESHBESH_BOTS"] not in ("0", "false", "")
         floats = ("bot_delay", "bot_patience", "frame_rate", "frame_burst", "socket_open_rate",

@@ -94,6 +94,8 @@ class BotHost:
         self.workers = Workers(club.settings.bot_workers)
         """The processes that think for the bots, and for nothing else."""
         self.tasks: set[asyncio.Task[None]] = set()
+        self.halted = False
+        """The club is shutting down: no bot begins a turn (:meth:`halt`)."""
         self.thinking: dict[str, int] = {}
         """Game id → the sequence number a bot is answering (one decision per game at once)."""
         self.failed: dict[str, tuple[int, int]] = {}
@@ -386,13 +388,18 @@ class BotHost:
     # --- housekeeping -----------------------------------------------------------------
 
     def _spawn(self, work: Any) -> None:
+        if self.halted:  # shutting down: a timeout check may still start a game
+            work.close()
+            return
         task = asyncio.get_running_loop().create_task(work)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
     async def halt(self) -> None:
         """Cancel the bots' turns and wait for them to unwind before the database closes
-        (a turn cut off inside a transaction must not find it closed under it)."""
+        (a turn cut off inside a transaction must not find it closed under it). No turn
+        begins after this: the rounds' timers still run until they are halted next."""
+        self.halted = True
         tasks = list(self.tasks)
         for task in tasks:
             task.cancel()

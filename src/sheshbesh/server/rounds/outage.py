@@ -17,8 +17,10 @@ process that starts while another is alive credits nothing: the club was up.
 
 On SQLite there is one process (DESIGN), so every mark is a past process's, even one
 killed a moment ago. On PostgreSQL a process killed less than three beats ago still
-looks alive: a whole cluster killed and restarted within that is charged those
-seconds (docs/deploy.md).
+looks alive: a whole cluster killed and restarted within that (30 s by default) is
+charged those seconds (docs/deploy.md). Processes keep their random name per start on
+purpose: the others notice a killed one by its name falling silent, and only then drop
+its spectators and catch their sockets up (``spectate.Spectators.beat``).
 """
 
 from __future__ import annotations
@@ -58,15 +60,14 @@ async def credit_outage(club: Club) -> float:
 
 async def _down_since(club: Club, session: AsyncSession, now: float) -> float | None:
     """When the club was last known alive, if every other process is gone; else None.
-    A mark under this process's own name is its past self's (a node named in the
-    settings keeps its name across restarts): this process has not beaten yet."""
+    (Every mark is another process's: each start takes a new name, and this one has not
+    said it is alive yet.)"""
     rows = (await session.execute(select(Node.node, Node.seen_at, Node.stopped_at))).all()
     if not rows:
         return None  # a new club
     if not club.db.is_sqlite:
         stale = now - STALE_BEATS * club.settings.node_heartbeat
-        others = [row for row in rows if row.node != club.settings.node]
-        if any(row.stopped_at is None and row.seen_at >= stale for row in others):
+        if any(row.stopped_at is None and row.seen_at >= stale for row in rows):
             return None  # another process is alive: the club was up
     return float(max(row.seen_at if row.stopped_at is None else row.stopped_at for row in rows))
 
