@@ -304,6 +304,19 @@ def test_pl_5_exposure_is_the_largest_possible_loss() -> None:
     assert exposure(bg, RaceOptions(cube=True, match_length=5), 8) == 1
 
 
+def test_pl_5_under_jacoby_nobody_loses_more_than_the_cube_until_a_double() -> None:
+    """BG-17, BF-15: while nobody has doubled a money game with Jacoby, a gammon or a
+    backgammon scores single, whether played out, resigned or forfeited (PL-7), and a
+    drop pays the cube: the largest possible loss is the cube. Once a double is offered
+    (``doubled``) the levels count again."""
+    bg = options_rules("backgammon")
+    jacoby = RaceOptions(cube=True, jacoby=True)
+    assert exposure(bg, jacoby, 1) == 1
+    assert exposure(bg, jacoby, 4) == 4  # automatic doubles keep Jacoby (BG-17)
+    assert exposure(bg, jacoby, 2, doubled=True) == 6
+    assert exposure(bg, RaceOptions(cube=True), 1, doubled=False) == 3
+
+
 def test_pl_7_timeout_forfeits_at_the_level_the_position_gives() -> None:
     game = at("backgammon", Position.start("backgammon").text())
     game = run(game, ListDice([]), act.Double(W), act.Take(B), act.Timeout(W))

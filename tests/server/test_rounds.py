@@ -92,6 +92,37 @@ def test_backgammon_money_game_with_a_double_and_a_take_pays_the_cube(new_player
     assert record["events"][-len(a.events) :] == a.events
 
 
+def test_a_jacoby_game_holds_the_cube_until_someone_doubles(new_player):
+    """PL-5 with BG-17: while nobody has doubled a Jacoby money game, a gammon scores single,
+    so the most either side can lose is the cube: 1 × S is held, not 3 × S. The double
+    raises the hold to 3 × 2 × S when it is taken."""
+    ann, bob = new_player("ann"), new_player("bob")
+    _, a, b = open_game(ann, bob, variant="backgammon", stake=10_000, cube=True,
+                        jacoby=True)  # fmt: skip
+    assert ann.balance() == bob.balance() == START - 10_000
+    script = {"doubled": False, "took": False}
+    play_randomly([a, b], random.Random(7), choose=doubles_once_then_random(script))
+    assert script == {"doubled": True, "took": True}
+    rows = ann.get("/api/me/ledger").json()
+    escrows = [-row["amount"] for row in reversed(rows) if row["reason"] == "escrow"]
+    assert escrows == [10_000, 50_000]  # the start, then up to 3 × 2 × S at the take
+    assert ann.balance() + bob.balance() == 2 * START and ledger_total(ann) == 0
+
+
+def test_a_jacoby_game_is_open_to_a_player_who_covers_the_cube_but_not_a_gammon(new_player):
+    """A stake of 40 % of the wallet: 3 × S is more than either player has, 1 × S is not.
+    Nobody can cover a double (PL-5: not offered), so the game is played for the cube."""
+    ann, bob = new_player("ann"), new_player("bob")
+    _, a, b = open_game(ann, bob, variant="backgammon", stake=40_000, cube=True,
+                        jacoby=True)  # fmt: skip
+    assert ann.balance() == bob.balance() == START - 40_000
+    play_randomly([a, b], random.Random(11))
+    result = a.state["result"]
+    assert result["cube"] == 1 and result["points"] == 1  # a gammon would score single
+    assert sorted((ann.balance(), bob.balance())) == [START - 40_000, START + 40_000]
+    assert ledger_total(ann) == 0
+
+
 def test_a_spectator_sees_every_event_and_cannot_act(club, new_player):
     ann, bob = new_player("ann"), new_player("bob")
     game_id, a, b = open_game(ann, bob, variant="backgammon", stake=10, cube=True)

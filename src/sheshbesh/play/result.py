@@ -93,12 +93,17 @@ def score(
     return Result(winner, level, cube, points, reason, ((winner, stakes), (winner.other, -stakes)))
 
 
-def exposure(rules: RaceRules, options: RaceOptions, cube: int) -> int:
-    """PL-5: the largest multiple of S a side can still lose at this cube."""
+def exposure(rules: RaceRules, options: RaceOptions, cube: int, *, doubled: bool = False) -> int:
+    """PL-5: the largest multiple of S a side can still lose at this cube. With Jacoby
+    (BG-17) and nobody having doubled, :func:`score` counts every win single, played out,
+    resigned or forfeited (BF-15, PL-7), so the cube is the most (``doubled``: a double
+    has been offered, as :func:`score` is told)."""
     if options.match_length:
         return 1
     if rules.name in NARDY:
         return 2 if options.stake_mode == "mars" else 1
+    if options.jacoby and not doubled:
+        return cube
     return max(rules.levels) * cube
 
 

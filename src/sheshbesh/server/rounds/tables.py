@@ -324,7 +324,7 @@ class RaceTable(Table):
     def exposure(self) -> int:
         game = self.game
         cube = game.cube.value * (2 if game.phase is Phase.DOUBLED else 1)
-        return exposure(game.rules, game.options, cube)
+        return exposure(game.rules, game.options, cube, doubled=game.doubled)
 
     def offered(self, side: Side) -> frozenset[str]:
         offered = super().offered(side)
