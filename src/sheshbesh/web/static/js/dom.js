@@ -52,3 +52,19 @@ export function clear(el) {
   while (el.firstChild) el.firstChild.remove();
   return el;
 }
+
+// Draw once for a burst of frames: a room applies each frame as it comes and draws after
+// the burst, not after each frame. A catch-up of hundreds of frames, or a crew of fast
+// bots, drew the whole chouette room some 20 ms a frame and left a busy page seconds
+// behind what it had heard.
+export function drawOnce(draw) {
+  let queued = false;
+  return () => {
+    if (queued) return;
+    queued = true;
+    setTimeout(() => {
+      queued = false;
+      draw();
+    }, 0);
+  };
+}

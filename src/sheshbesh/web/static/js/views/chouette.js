@@ -11,7 +11,7 @@ import { ARROW_COLOURS, drawProposals, playSteps } from "../board/arrows.js";
 import { Channel } from "../channel.js";
 import { chatPanel } from "../chat.js";
 import { cubeOf, crewParts, roleOf } from "../crew.js";
-import { clear, h } from "../dom.js";
+import { clear, drawOnce, h } from "../dom.js";
 import { prefsOf } from "../prefs.js";
 
 const FIT_MARGIN = 8;
@@ -22,7 +22,7 @@ export async function mount(main, ctx) {
   const { t } = ctx;
   const id = ctx.params.get("game");
   const room = {
-    you: null, state: null, summary: null, legal: null, clock: null, clockAt: 0, pending: false,
+    v: null, you: null, state: null, summary: null, legal: null, clock: null, clockAt: 0, pending: false,
     presence: new Map(), skew: 0,  // server time − this browser's time, in seconds
     chosen: null,  // the cubes ticked for the banker's double (null: all he may turn)
     proposals: new Map(),  // bettor's name -> {play, turn}: the crew's advice for this roll
@@ -341,7 +341,7 @@ export async function mount(main, ctx) {
     const s = room.state;
     const g = game();
     Object.assign(root.dataset, {
-      v: String(channel.v), pending: String(room.pending), mine: String(!!room.legal && room.you !== null),
+      v: String(room.v), pending: String(room.pending), mine: String(!!room.legal && room.you !== null),
       number: String(s.number), phase: g ? (s.playing ? g.phase : "between") : "waiting",
       finished: String(!!g && g.phase === "finished"), closed: String(!!s.closed),
     });
@@ -436,6 +436,10 @@ export async function mount(main, ctx) {
     if (isOwner() && between()) tableRoute("start");
   }
 
+  const redraw = drawOnce(() => {
+    render();
+    startFromLobby();
+  });
   const channel = new Channel(`/ws/game/${id}`, {
     onFrame(frame) {
       const d = frame.d;
@@ -444,6 +448,7 @@ export async function mount(main, ctx) {
           room.you = d.you;
           break;
         case "snapshot":
+          room.v = frame.v;
           room.summary = d;
           adopt({ ...d.state });
           room.legal = d.legal;
@@ -457,6 +462,7 @@ export async function mount(main, ctx) {
           if (d.type === "finished" || d.type === "closed") ctx.refreshMe();
           return;
         case "state":
+          room.v = frame.v;
           adopt(d);
           if (d.clock !== undefined) {
             room.clock = d.clock;
@@ -493,10 +499,7 @@ export async function mount(main, ctx) {
         default:
           return;
       }
-      ensureBoard().then(() => {
-        render();
-        startFromLobby();
-      });
+      ensureBoard().then(redraw);
     },
     onStatus(state) {
       ctx.banner(state === "lost" ? t("net.reconnecting") : "", state === "lost" ? "bad" : "");

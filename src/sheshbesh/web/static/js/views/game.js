@@ -10,7 +10,7 @@ import { applyTheme, avatarImg } from "../avatar.js";
 import { betweenGames } from "../between.js";
 import { Channel } from "../channel.js";
 import { chatPanel } from "../chat.js";
-import { append, clear, h } from "../dom.js";
+import { append, clear, drawOnce, h } from "../dom.js";
 import { History } from "../history.js";
 import { MoveList, lines, renderMoves } from "../movelist.js";
 import { reasonText } from "../outcome.js";
@@ -29,7 +29,7 @@ export async function mount(main, ctx) {
   const { t } = ctx;
   const id = ctx.params.get("game");
   const room = {
-    you: null, players: [], summary: null, state: null, legal: null, clock: null, clockAt: 0, held: 0,
+    v: null, you: null, players: [], summary: null, state: null, legal: null, clock: null, clockAt: 0, held: 0,
     presence: [null, null], moves: new MoveList(), pending: false, board: null, replay: null,
     aborted: null,  // {absent: [seat]}: a player never arrived, every stake went back
     flipped: false,  // the viewer turned the board round
@@ -414,7 +414,7 @@ export async function mount(main, ctx) {
     const over = !!(s.match ? s.match.result : s.result);  // the game, or the whole match
     // What the page shows, for people reading the DOM (and the browser tests).
     Object.assign(root.dataset, {
-      v: String(channel.v), pending: String(room.pending), mine: String(!!room.legal && room.you !== null),
+      v: String(room.v), pending: String(room.pending), mine: String(!!room.legal && room.you !== null),
       finished: String(over), aborted: String(!!room.aborted),
     });
     title.textContent = `${t(`variant.${s.variant}`)} · ${room.players.map((p) => p.username).join(" – ")}`;
@@ -572,6 +572,11 @@ export async function mount(main, ctx) {
     ctx.banner(t("room.opponent_away", { name: room.players[away.seat]?.username ?? "?", seconds: ctx.number(left) }));
   }
 
+  const redraw = drawOnce(() => {
+    render();
+    renderReplay();
+    maybeAutoAct();
+  });
   const channel = new Channel(`/ws/game/${id}`, {
     onFrame(frame) {
       const d = frame.d;
@@ -581,6 +586,7 @@ export async function mount(main, ctx) {
           room.players = d.players;
           break;
         case "snapshot":
+          room.v = frame.v;
           room.summary = d;
           room.state = { ...d.state };
           room.legal = d.legal;
@@ -602,6 +608,7 @@ export async function mount(main, ctx) {
           if (d.type === "finished" || d.type === "match_finished") ctx.refreshMe();
           return renderLog();
         case "state":
+          room.v = frame.v;
           room.state = d;
           if (d.to_act !== mySide()) turnWasMine = false;
           if (d.held !== undefined) room.held = d.held;
@@ -656,11 +663,7 @@ export async function mount(main, ctx) {
         default:
           return;
       }
-      ensureBoard().then(() => {
-        render();
-        renderReplay();
-        maybeAutoAct();
-      });
+      ensureBoard().then(redraw);
     },
     onStatus(status) {
       if (status === "lost") ctx.banner(t("net.reconnecting"), "bad");
