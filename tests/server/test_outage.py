@@ -43,16 +43,22 @@ def snapshot(player: Player, game_id: str) -> dict[str, Any]:
     return sock.until(lambda f: f["t"] == "snapshot")["d"]
 
 
+def bob_to_move(base: str) -> tuple[Player, Player, str, GameSocket, GameSocket]:
+    """Ann and Bob at a new draughts game (Fischer, a minute each), Ann has moved: Bob's
+    minute runs. The players, the game and their sockets."""
+    ann, bob = Player(base, "ann").register(), Player(base, "bob").register()
+    game_id, a, b = open_game(ann, bob, variant="draughts", stake=100,
+                              clock="fischer 1m + 0s")  # fmt: skip
+    move = next(m for m in a.legal or [] if m["type"] == "move")
+    assert a.act(move)["t"] == "state"
+    b.settle(a.v)
+    return ann, bob, game_id, a, b
+
+
 def test_an_hour_down_costs_the_player_to_move_nothing(club_settings: Settings) -> None:
     clock = Clock()
     with RunningClub(club_settings, now=clock) as club:
-        ann = Player(club.base, "ann").register()
-        bob = Player(club.base, "bob").register()
-        game_id, a, b = open_game(ann, bob, variant="draughts", stake=100,
-                                  clock="fischer 1m + 0s")  # fmt: skip
-        move = next(m for m in a.legal or [] if m["type"] == "move")
-        assert a.act(move)["t"] == "state"  # Bob to move: his minute runs
-        b.settle(a.v)
+        ann, bob, game_id, a, b = bob_to_move(club.base)
         clock.at += 20  # Bob thinks for 20 s
         a.close()  # Ann leaves: her grace runs from here
         b.until(lambda f: f["t"] == "presence" and not f["d"]["online"])
@@ -83,13 +89,7 @@ def test_a_restart_while_another_process_is_alive_credits_nothing(postgres_url: 
                         **UNTHROTTLED)  # fmt: skip
     clock = Clock()
     with RunningClub(settings, now=clock) as club:
-        ann = Player(club.base, "ann").register()
-        bob = Player(club.base, "bob").register()
-        game_id, a, b = open_game(ann, bob, variant="draughts", stake=100,
-                                  clock="fischer 1m + 0s")  # fmt: skip
-        move = next(m for m in a.legal or [] if m["type"] == "move")
-        assert a.act(move)["t"] == "state"
-        b.settle(a.v)
+        ann, bob, game_id, _, _ = bob_to_move(club.base)
         ann.close()
         bob.close()
     clock.at += 30
@@ -114,13 +114,8 @@ def test_a_killed_club_charges_the_player_to_move_nothing_for_its_outage(
 ) -> None:
     """SIGKILL: no stop mark, so the outage runs from the last heartbeat."""
     server = ServerProcess(club_settings.database_url, SHESHBESH_NODE_HEARTBEAT="0.2").start()
-    ann, bob = Player(server.base, "ann").register(), Player(server.base, "bob").register()
     try:
-        game_id, a, b = open_game(ann, bob, variant="draughts", stake=100,
-                                  clock="fischer 1m + 0s")  # fmt: skip
-        move = next(m for m in a.legal or [] if m["type"] == "move")
-        assert a.act(move)["t"] == "state"
-        b.settle(a.v)
+        ann, bob, game_id, _, _ = bob_to_move(server.base)
         seen = time.monotonic()
         left = snapshot(bob, game_id)["clock"]["black"]
         server.kill()
@@ -133,7 +128,7 @@ def test_a_killed_club_charges_the_player_to_move_nothing_for_its_outage(
         assert back["state"]["result"] is None
         assert left - uncredited - 0.01 <= back["clock"]["black"] <= left + 0.2
         assert "the club was down for" in server.output()
-    finally:
         ann.close()
         bob.close()
+    finally:
         server.stop()
