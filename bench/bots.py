@@ -35,8 +35,12 @@ can be played in parts, on different days, and added up:
   other work. (Think times in the table stay wall-clock.)
 - ``--core-speed K`` (with ``--cpu-clock``) stretches those budgets by K, for a
   machine whose cores are K times slower than the reference (``bench/cpu_speed.py``
-  there over here): expert then searches as far as it would here, and the games
-  add up with this machine's.
+  there over its reading on the reference machine, ``cpu_speed.REFERENCE``): expert
+  then searches as far as it did there, and the games add up with the reference's.
+  ``--core-speed auto`` measures K first, ``--jobs`` copies of that work at once (the
+  cores as loaded as the bench will load them), and records it with every game. A
+  host's speed drifts from day to day (this one read 6.7 to 17 CPU s in three days):
+  parts of one row played without it are against experts of different strength.
 
     python bench/bots.py [--games 1000] [--table random,ladder,pubeval]
                          [--variants backgammon,plakoto,…] [--engines gnubg,…] [--jobs 2]
@@ -378,14 +382,17 @@ def main() -> None:
                         help="append one JSON line per game to this file")  # fmt: skip
     parser.add_argument("--cpu-clock", action="store_true",
                         help="budgets in the bot thread's CPU seconds, not wall-clock")  # fmt: skip
-    parser.add_argument("--core-speed", type=float, default=1.0,
+    parser.add_argument("--core-speed", type=core_speed, default=1.0,
                         help="with --cpu-clock: this machine's cores are this many times "
-                             "slower than the reference; budgets stretch to match")  # fmt: skip
+                             "slower than the reference, or 'auto' to measure it; budgets "
+                             "stretch to match")  # fmt: skip
     parser.add_argument("--tally", type=Path, nargs="+", default=None,
                         help="print the rows of these record files and play nothing")  # fmt: skip
     args = parser.parse_args()
     if args.core_speed != 1.0 and not (args.cpu_clock and args.core_speed > 0):
         parser.error("--core-speed needs --cpu-clock and a positive factor")
+    if args.core_speed == AUTO:
+        args.core_speed = measured_core_speed(args.jobs)
     if args.tally:
         print_tallies(args.tally)
         return
@@ -412,6 +419,34 @@ def main() -> None:
                       f"{args.record} already, {len(seeds)} to play", flush=True)  # fmt: skip
         tally = run(pairing, seeds, args.jobs, settings)
         print(report(pairing, tally, time.perf_counter() - began), flush=True)
+
+
+AUTO = math.inf
+"""``--core-speed auto``, until it is measured."""
+
+
+def core_speed(text: str) -> float:
+    """``--core-speed``: a positive factor, or ``auto``."""
+    if text == "auto":
+        return AUTO
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a factor or 'auto'") from None
+
+
+def measured_core_speed(jobs: int) -> float:
+    """This machine's K against the reference: ``jobs`` copies of ``bench/cpu_speed.py``'s
+    work at once, their median over ``cpu_speed.REFERENCE``, rounded to 3 places."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import cpu_speed
+
+    with ProcessPoolExecutor(jobs) as pool:
+        readings = sorted(pool.map(cpu_speed.core_seconds, [cpu_speed.GAMES] * jobs))
+    factor = round(statistics.median(readings) / cpu_speed.REFERENCE, 3)
+    print(f"# core speed: {jobs} copies of bench/cpu_speed.py took "
+          f"{', '.join(f'{r:.2f}' for r in readings)} CPU s; K = {factor}", flush=True)  # fmt: skip
+    return factor
 
 
 def print_tallies(paths: list[Path]) -> None:

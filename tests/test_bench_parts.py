@@ -154,9 +154,30 @@ def test_a_slower_machines_budget_stretches_by_its_core_speed() -> None:
     assert slow == pytest.approx(normal / 2, rel=0.05)
 
 
-@pytest.mark.parametrize("args", [["--core-speed", "1.5"], ["--cpu-clock", "--core-speed", "0"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--core-speed", "1.5"],
+        ["--cpu-clock", "--core-speed", "0"],
+        ["--core-speed", "auto"],
+        ["--cpu-clock", "--core-speed", "x"],
+    ],
+)
 def test_a_core_speed_without_the_cpu_clock_is_refused(args: list[str]) -> None:
     assert "--core-speed" in refused(*args)
+
+
+def test_an_automatic_core_speed_is_measured_and_recorded_with_every_game(tmp_path: Path) -> None:
+    """``--core-speed auto``: the bench times ``bench/cpu_speed.py``'s work on as many cores
+    as it will play on, says the K it found, and every game it records carries it."""
+    record = tmp_path / "parts.jsonl"
+    out = bench("--seeds", "1-2", "--cpu-clock", "--core-speed", "auto", "--record", record)
+    said = [line for line in out.splitlines() if line.startswith("# core speed:")]
+    assert len(said) == 1, out
+    factor = float(said[0].rsplit("K = ", 1)[1])
+    assert factor > 0
+    games = [json.loads(line) for line in record.read_text().splitlines()]
+    assert [game.get("core_speed", 1.0) for game in games] == [factor, factor]
 
 
 def test_the_bench_gives_the_nets_one_blas_thread() -> None:
