@@ -251,13 +251,6 @@ async def seated_table(club: Club, grants: dict[str, int], *, start: bool = True
     return round_, users
 
 
-async def halted(round_: ChouetteRound) -> None:
-    """Stop the round's timer and let a check already running unwind while the database
-    is still open (``CheckTimer.halt``, as the club's shutdown does): cut off as the
-    test's club closed, one hung the event loop's shutdown for ever."""
-    await round_.timer.halt()
-
-
 async def user(club: Club, uid: int) -> User:
     async with club.db.read() as session:
         found = await session.get(User, uid)
@@ -329,7 +322,7 @@ def test_ch8_a_banker_out_of_time_is_settled_though_he_cannot_refill(
             assert wallets == {banker: S, **dict.fromkeys(members, 10 * S)}
             assert sum(wallets.values()) == 3 * 7 * S  # no FUN made or lost
         finally:
-            await halted(round_)
+            await round_.timer.halt()
 
     scenario(club_settings, body)
 
@@ -381,7 +374,7 @@ def test_ch8_a_winning_move_is_settled_though_a_loser_cannot_refill(
             assert wallets[banker] == S
             assert sum(wallets) + sum(held.values()) == 5 * 10 * S  # no FUN made or lost
         finally:
-            await halted(round_)
+            await round_.timer.halt()
 
     scenario(club_settings, body)
 
@@ -444,7 +437,7 @@ def test_ch2_a_rolled_banker_who_cannot_cover_banking_passes_the_bank(
             assert sum(wallets.values()) + sum(held.values()) == 4 * 10 * S - 5 * S  # the shop's
             assert check_session(make_session_record(events[0], events[1:]))[0] == []
         finally:
-            await halted(round_)
+            await round_.timer.halt()
 
     scenario(club_settings, body)
 
@@ -468,7 +461,7 @@ def test_ch2_nobody_can_bank_the_first_game_refused_as_a_later_one(
             assert after[0][1] == before[0][1] and after[1:] == before[1:]
             assert after[0][0].status == "waiting" and after[1] == dict.fromkeys(range(3), 3 * S)
         finally:
-            await halted(round_)
+            await round_.timer.halt()
 
     scenario(club_settings, body)
 
@@ -492,7 +485,7 @@ def test_an_outage_stands_a_tables_clocks_and_absence_marks_still(club_settings:
         await round_.leave(absent)
         clock.at += 10
         before = round_.clock_json(clock.at), grace_left(round_)
-        await halted(round_)
+        await round_.timer.halt()
         async with db.transaction() as session:  # the club's last process stops now
             session.add(Node(node="gone", seen_at=clock.at - 5, stopped_at=clock.at))
         clock.at += 3600
@@ -502,7 +495,7 @@ def test_an_outage_stands_a_tables_clocks_and_absence_marks_still(club_settings:
         try:
             assert (again.clock_json(clock.at), grace_left(again)) == before
         finally:
-            await halted(again)
+            await again.timer.halt()
 
     scenario(club_settings, body)
 
